@@ -1,0 +1,132 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { JsonSchema, ToolDefinition } from './tool.js';
+
+// Argument text comes from a model and is untrusted until it has been parsed and validated here.
+
+export type ParseResult = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
+
+const MAX_ECHO = 2000;
+
+/** Shortens text for echoing back to the model inside an error message. */
+export function echo(text: string, max = MAX_ECHO): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+/** Index of the first unpaired UTF-16 surrogate in s, or -1. */
+export function findLoneSurrogate(s: string): number {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+        continue;
+      }
+      return i;
+    }
+    if (c >= 0xdc00 && c <= 0xdfff) return i;
+  }
+  return -1;
+}
+
+function loneSurrogateIn(value: unknown, path: string, depth = 0): string | undefined {
+  if (depth > 200) return undefined;
+  if (typeof value === 'string') return findLoneSurrogate(value) >= 0 ? path || '(value)' : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const hit = loneSurrogateIn(value[i], `${path}[${i}]`, depth + 1);
+      if (hit) return hit;
+    }
+    return undefined;
+  }
+  if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (findLoneSurrogate(k) >= 0) return `${path}/${k}`;
+      const hit = loneSurrogateIn(v, path ? `${path}.${k}` : k, depth + 1);
+      if (hit) return hit;
+    }
+  }
+  return undefined;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/**
+ * Parses tool-call argument text. Never throws: invalid or truncated JSON, a non-object, or a
+ * string holding a lone surrogate (text that cannot be encoded as UTF-8) each give an error that
+ * says what was wrong and echoes what was received.
+ */
+export function parseArguments(text: string): ParseResult {
+  const trimmed = text.trim();
+  // Some providers send nothing at all for a call without arguments.
+  if (trimmed === '') return { ok: true, value: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return {
+      ok: false,
+      error: `The arguments are not valid JSON (${reason}). Send one JSON object. Received: ${echo(text)}`,
+    };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return {
+      ok: false,
+      error: `The arguments must be a JSON object, but they were ${kindOf(value)}. Received: ${echo(text)}`,
+    };
+  }
+  const lone = loneSurrogateIn(value, '');
+  if (lone) {
+    return {
+      ok: false,
+      error: `The arguments contain an unpaired UTF-16 surrogate escape at ${lone}, which is not valid text. Received: ${echo(text)}`,
+    };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+export type Validator = (args: Record<string, unknown>) => { ok: true } | { ok: false; error: string };
+
+const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
+
+function describe(e: ErrorObject): string {
+  const at = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';
+  switch (e.keyword) {
+    case 'required':
+      return `missing required parameter "${at ? `${at}.` : ''}${String(e.params.missingProperty)}"`;
+    case 'additionalProperties':
+      return `unknown parameter "${at ? `${at}.` : ''}${String(e.params.additionalProperty)}"`;
+    case 'type':
+      return `"${at || '(arguments)'}" must be ${String(e.params.type)}`;
+    case 'enum':
+      return `"${at}" must be one of ${JSON.stringify(e.params.allowedValues)}`;
+    default:
+      return `"${at || '(arguments)'}" ${e.message ?? 'is invalid'}`;
+  }
+}
+
+/** Compiles a tool's schema once; the returned function lists every problem with the arguments. */
+export function compileValidator(tool: Pick<ToolDefinition, 'name' | 'parameters'>): Validator {
+  const validate: ValidateFunction = ajv.compile(tool.parameters as JsonSchema);
+  return (args) => {
+    if (validate(args)) return { ok: true };
+    const problems = (validate.errors ?? []).map(describe);
+    const unique = [...new Set(problems)];
+    let received: string;
+    try {
+      received = echo(JSON.stringify(args));
+    } catch {
+      received = '(unprintable)';
+    }
+    return {
+      ok: false,
+      error: `Invalid arguments for ${tool.name}:\n${unique.map((p) => `- ${p}`).join('\n')}\nReceived: ${received}`,
+    };
+  };
+}
