@@ -1,0 +1,138 @@
+// The action's inputs (CONTRACT §2), read and checked before anything else happens.
+import { isPermissionLevel, type PermissionLevel } from '../github/permission.js';
+import { isProviderName, parseFallbackSpec } from '../providers/index.js';
+import type { ProviderName } from '../providers/types.js';
+
+export interface ActionInputs {
+  githubToken: string;
+  triggerPhrase: string;
+  labelTrigger: string;
+  prompt: string;
+  provider: ProviderName;
+  model: string;
+  apiKey: string;
+  baseUrl: string;
+  fallbackModel?: { provider: ProviderName; model: string };
+  maxTurns: number;
+  maxCostUsd?: number;
+  timeoutMinutes: number;
+  testCommand: string;
+  allowBash: boolean;
+  requiredPermission: PermissionLevel;
+  allowedBots: string[];
+  branchPrefix: string;
+  openPr: boolean;
+  draftPr: boolean;
+  protectedPaths: string[];
+  instructions: string;
+  uploadArtifact: boolean;
+  dryRun: boolean;
+}
+
+export class InputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InputError';
+  }
+}
+
+/** Reads one input as the runner passes it (INPUT_<NAME>, hyphens kept); '' when unset. */
+export type InputReader = (name: string) => string;
+
+const DEFAULTS: Record<string, string> = {
+  'trigger-phrase': '/patchloop',
+  'label-trigger': 'patchloop',
+  provider: 'anthropic',
+  'max-turns': '40',
+  'timeout-minutes': '30',
+  'allow-bash': 'false',
+  'required-permission': 'write',
+  'branch-prefix': 'patchloop/',
+  'open-pr': 'true',
+  'draft-pr': 'true',
+  'protected-paths': '.github/workflows/**',
+  'upload-artifact': 'true',
+  'dry-run': 'false',
+};
+
+/** Splits a list input on commas and newlines. */
+export function listInput(text: string): string[] {
+  return text
+    .split(/[,\n]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+export function readInputs(read: InputReader): ActionInputs {
+  // Inputs left empty take the action.yml default: the runner passes defaults only when the
+  // workflow omits the input, and `with: x: ''` should not turn a feature off by accident.
+  const get = (name: string) => read(name).trim() || DEFAULTS[name] || '';
+  const bool = (name: string): boolean => {
+    const v = get(name).toLowerCase();
+    if (['true', 'yes', 'on', '1'].includes(v)) return true;
+    if (['false', 'no', 'off', '0'].includes(v)) return false;
+    throw new InputError(`Input ${name} must be true or false, got "${get(name)}".`);
+  };
+  const positive = (name: string, integer: boolean): number => {
+    const raw = get(name);
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) {
+      throw new InputError(
+        `Input ${name} must be a positive ${integer ? 'whole ' : ''}number, got "${raw}".`,
+      );
+    }
+    return n;
+  };
+
+  const provider = get('provider');
+  if (!isProviderName(provider)) {
+    throw new InputError(
+      `Input provider must be one of anthropic, openai, openai-responses, google, openai-compatible; got "${provider}".`,
+    );
+  }
+  const required = get('required-permission').toLowerCase();
+  if (!isPermissionLevel(required)) {
+    throw new InputError(
+      `Input required-permission must be one of admin, maintain, write, triage, read; got "${required}".`,
+    );
+  }
+  const githubToken = read('github-token').trim();
+  if (!githubToken)
+    throw new InputError(
+      'Input github-token is empty: pass ${{ github.token }} or a token with repository access.',
+    );
+  let fallbackModel: ActionInputs['fallbackModel'];
+  if (get('fallback-model')) {
+    try {
+      fallbackModel = parseFallbackSpec(get('fallback-model'));
+    } catch (err) {
+      throw new InputError(err instanceof Error ? err.message : String(err));
+    }
+  }
+  const phrase = get('trigger-phrase');
+  return {
+    githubToken,
+    triggerPhrase: phrase,
+    labelTrigger: get('label-trigger'),
+    prompt: read('prompt').trim(),
+    provider,
+    model: get('model'),
+    apiKey: read('api-key').trim(),
+    baseUrl: get('base-url'),
+    fallbackModel,
+    maxTurns: positive('max-turns', true),
+    maxCostUsd: get('max-cost-usd') ? positive('max-cost-usd', false) : undefined,
+    timeoutMinutes: positive('timeout-minutes', false),
+    testCommand: get('test-command'),
+    allowBash: bool('allow-bash'),
+    requiredPermission: required,
+    allowedBots: listInput(get('allowed-bots')),
+    branchPrefix: get('branch-prefix'),
+    openPr: bool('open-pr'),
+    draftPr: bool('draft-pr'),
+    protectedPaths: listInput(get('protected-paths')),
+    instructions: get('instructions'),
+    uploadArtifact: bool('upload-artifact'),
+    dryRun: bool('dry-run'),
+  };
+}

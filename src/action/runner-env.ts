@@ -1,0 +1,38 @@
+// What the Actions runner tells a step through its environment.
+import { tmpdir } from 'node:os';
+
+export interface RunnerEnv {
+  eventName: string;
+  eventPath?: string;
+  /** owner/name */
+  repository: string;
+  runId: string;
+  runAttempt: string;
+  job: string;
+  actor?: string;
+  serverUrl: string;
+  apiUrl: string;
+  runnerTemp: string;
+  workspace: string;
+}
+
+export function readRunnerEnv(env: NodeJS.ProcessEnv, cwd: string): RunnerEnv {
+  return {
+    eventName: env.GITHUB_EVENT_NAME ?? '',
+    eventPath: env.GITHUB_EVENT_PATH || undefined,
+    repository: env.GITHUB_REPOSITORY ?? '',
+    runId: env.GITHUB_RUN_ID || 'local',
+    runAttempt: env.GITHUB_RUN_ATTEMPT || '1',
+    job: env.GITHUB_JOB || 'job',
+    actor: env.GITHUB_ACTOR || undefined,
+    serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, ''),
+    apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
+    runnerTemp: env.RUNNER_TEMP || tmpdir(),
+    // The runner starts JavaScript actions in the workspace; the working folder is the checkout.
+    workspace: cwd,
+  };
+}
+
+export function runUrlOf(r: RunnerEnv): string {
+  return `${r.serverUrl}/${r.repository}/actions/runs/${r.runId}`;
+}

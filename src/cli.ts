@@ -1,0 +1,12 @@
+// The `patchloop` command (bundled to dist/cli.js; the build adds the #! line).
+import { main } from './cli/main.js';
+import { processIO } from './cli/io.js';
+
+function flush(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((done) => stream.write('', () => done()));
+}
+
+const code = await main(process.argv.slice(2), processIO());
+await Promise.all([flush(process.stdout), flush(process.stderr)]);
+// SDK keep-alive sockets or a stray timer must not hold the process after the command is done.
+process.exit(code);

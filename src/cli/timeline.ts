@@ -1,0 +1,161 @@
+import type { AgentEvent } from '../agent/index.js';
+import type { ToolCall } from '../protocol/types.js';
+import { textOf } from '../protocol/types.js';
+
+// The live timeline of `patchloop run` on stderr: one line per tool call and notable event; on a
+// terminal, a status line with a spinner below them shows what is running right now.
+
+export interface TimelineOutput {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+export interface Timeline {
+  onEvent(e: AgentEvent): void;
+  /** Stops the spinner and clears the status line. */
+  close(): void;
+}
+
+export interface TimelineOptions {
+  /** Spinner and redrawn status line; default: the stream's isTTY. */
+  tty?: boolean;
+  now?: () => number;
+}
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const SPIN_MS = 100;
+
+export function createTimeline(out: TimelineOutput, options: TimelineOptions = {}): Timeline {
+  const tty = options.tty ?? out.isTTY === true;
+  const now = options.now ?? Date.now;
+  let status: { label: string; since: number } | undefined;
+  let frame = 0;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const running = new Map<string, ToolCall>();
+
+  const clearStatus = (): void => {
+    if (tty && status) out.write('\r\x1b[2K');
+  };
+  const drawStatus = (): void => {
+    if (!tty || !status) return;
+    const secs = ((now() - status.since) / 1000).toFixed(1);
+    out.write(`\r\x1b[2K${FRAMES[frame % FRAMES.length]} ${status.label} (${secs} s)`);
+  };
+  const setStatus = (label: string | undefined): void => {
+    if (!tty) return;
+    clearStatus();
+    status = label === undefined ? undefined : { label, since: now() };
+    drawStatus();
+    if (status && !timer) {
+      timer = setInterval(() => {
+        frame++;
+        drawStatus();
+      }, SPIN_MS);
+      timer.unref();
+    } else if (!status && timer) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+  const line = (text: string): void => {
+    clearStatus();
+    out.write(`${text}\n`);
+    drawStatus();
+  };
+
+  return {
+    onEvent(e) {
+      switch (e.type) {
+        case 'turn_start':
+          line(`turn ${e.turn} · ${clean(e.model)}`);
+          setStatus(`turn ${e.turn}: waiting for the model`);
+          break;
+        case 'turn_end': {
+          const said = firstLine(textOf(e.message.content), 120);
+          setStatus(undefined);
+          if (said) line(`  “${said}”`);
+          if (e.message.stopReason === 'error' || e.message.stopReason === 'aborted') {
+            line(`  ✗ ${e.message.stopReason}: ${firstLine(e.message.errorMessage ?? '', 200)}`);
+          }
+          break;
+        }
+        case 'tool_start':
+          running.set(e.call.id, e.call);
+          setStatus(label(e.call));
+          break;
+        case 'tool_end': {
+          running.delete(e.call.id);
+          const next = [...running.values()][0];
+          setStatus(next ? label(next) : undefined);
+          const mark = e.result.isError ? '✗' : '✓';
+          const why = e.result.isError ? `: ${errorLine(textOf(e.result.content))}` : '';
+          line(`  ${mark} ${label(e.call)} (${formatMs(e.durationMs)})${why}`);
+          break;
+        }
+        case 'retry':
+          line(`  ↻ retry ${e.attempt} in ${formatMs(e.delayMs)}: ${firstLine(e.message, 120)}`);
+          break;
+        case 'fallback':
+          line(`  ⇢ fallback ${clean(e.from)} → ${clean(e.to)}: ${firstLine(e.reason, 120)}`);
+          break;
+        case 'compaction':
+          line(`  ⋯ compacted ${e.removedMessages} messages (${e.tokensBefore} → ${e.tokensAfter} tokens)`);
+          break;
+        case 'continue':
+          line('  ⋯ reply cut at the output limit; asking the model to continue');
+          break;
+        case 'budget':
+          line(`  ■ ${e.budget} budget used up`);
+          break;
+        case 'cancel':
+          line(`  ■ ${firstLine(e.reason, 120)}`);
+          break;
+        case 'error':
+          line(`  ✗ ${firstLine(e.message, 200)}`);
+          break;
+        case 'text_delta':
+          break;
+      }
+    },
+    close() {
+      setStatus(undefined);
+    },
+  };
+}
+
+/** The most telling argument of a call, short (path, pattern, command, ...). */
+export function describeArgs(call: ToolCall): string {
+  if (typeof call.input === 'string') return firstLine(call.input, 60);
+  for (const key of ['path', 'pattern', 'command', 'args']) {
+    const v = call.input[key];
+    if (typeof v === 'string' && v) return firstLine(v, 60);
+  }
+  const json = JSON.stringify(call.input);
+  return json === '{}' ? '' : firstLine(json, 60);
+}
+
+function label(call: ToolCall): string {
+  const args = describeArgs(call);
+  return args ? `${clean(call.name)} ${args}` : clean(call.name);
+}
+
+/** The first line of an error result that says something (a command's echo `$ cmd` does not). */
+function errorLine(text: string): string {
+  const lines = text.split('\n').filter((l) => l.trim() && !l.startsWith('$ '));
+  return firstLine(lines[0] ?? text, 120);
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Removes control characters, so text from the model cannot move the cursor or recolour the terminal. */
+function clean(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, ' ');
+}
+
+function firstLine(text: string, max: number): string {
+  const flat = clean(text.replace(/\s+/g, ' ')).trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}

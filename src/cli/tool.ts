@@ -1,0 +1,60 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ToolRegistry } from '../protocol/execute.js';
+import { createWorkspaceTools } from '../tools/index.js';
+import { parseFlags } from './args.js';
+import { watchInterrupts } from './interrupt.js';
+import { UsageError, type CliCommand } from './io.js';
+
+export const TOOL_USAGE = `Usage: patchloop tool NAME 'ARGS' [--repo DIR] [--allow-bash] [--test-command C]
+
+Runs one tool call exactly as the agent would and prints the toolResult message as one JSON line.
+ARGS is the raw argument text a model would send (it may be invalid; that gives an error result).
+Exit status 0 whether or not the result is an error; 2 for a usage error.`;
+
+/** `patchloop tool`: one tool call through the same registry the agent loop uses. */
+export const toolCommand: CliCommand = async (argv, io) => {
+  const { flags, positionals } = parseFlags(argv, {
+    repo: 'string',
+    'allow-bash': 'boolean',
+    'test-command': 'string',
+    help: 'boolean',
+  });
+  if (flags.help) {
+    io.stdout.write(`${TOOL_USAGE}\n`);
+    return 0;
+  }
+  const [name, argsText = '', ...extra] = positionals;
+  if (!name) throw new UsageError('tool: missing the tool NAME');
+  if (extra.length > 0)
+    throw new UsageError(`tool: unexpected argument "${extra[0]}" (quote ARGS as one argument)`);
+  const root = resolve(io.cwd, flags.repo ?? '.');
+  if (!isDirectory(root)) throw new UsageError(`tool: --repo ${root} is not a folder`);
+
+  const tools = createWorkspaceTools({
+    root,
+    allowBash: flags['allow-bash'] === true,
+    testCommand: flags['test-command'],
+    env: io.env,
+  });
+  const registry = new ToolRegistry(tools);
+  const interrupt = watchInterrupts();
+  try {
+    const result = await registry.execute(
+      { type: 'toolCall', id: 'cli-1', name, input: argsText },
+      interrupt.signal,
+    );
+    io.stdout.write(`${JSON.stringify(result)}\n`);
+    return interrupt.received ? 130 : 0;
+  } finally {
+    interrupt.dispose();
+  }
+};
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

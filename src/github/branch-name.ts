@@ -1,0 +1,66 @@
+// Branch names of CONTRACT §4: <prefix>issue-<n>-<slug>, <prefix>fix-run-<id>, <prefix>task-<id>.
+import type { Task } from './task.js';
+
+/** A short ASCII slug of a title: lowercase words joined by hyphens, at most `max` characters. */
+export function slugify(text: string, max = 40): string {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  if (slug.length <= max) return slug;
+  const cut = slug.slice(0, max);
+  const lastDash = cut.lastIndexOf('-');
+  return (lastDash > max / 2 ? cut.slice(0, lastDash) : cut).replace(/-+$/, '');
+}
+
+/**
+ * Makes a user-given prefix a legal start of a ref name (git check-ref-format): no spaces,
+ * control characters, `~^:?*[\`, `..`, `@{`, no component starting with `.` or ending in `.lock`.
+ */
+export function cleanPrefix(prefix: string): string {
+  return (
+    prefix
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0020\u007f~^:?*[\\]+/g, '-')
+      .replace(/\.{2,}/g, '.')
+      .replace(/@\{/g, '-')
+      .split('/')
+      .map((part) => part.replace(/^\.+/, '').replace(/\.lock$/i, '-lock'))
+      .filter((part, i, all) => part !== '' || i === all.length - 1)
+      .join('/')
+      .replace(/^\/+/, '')
+  );
+}
+
+/** The branch a task's work goes to (before making it unique). */
+export function branchNameFor(task: Task, prefix: string, runId: string): string {
+  const p = cleanPrefix(prefix);
+  switch (task.kind) {
+    case 'issue':
+      return `${p}issue-${task.number}${suffix(task.title)}`;
+    case 'pr':
+    case 'review-comment':
+    case 'review':
+      return `${p}pr-${task.number}${suffix(task.title)}`;
+    case 'workflow-run':
+      return `${p}fix-run-${task.workflowRun?.id ?? runId}`;
+    case 'prompt':
+      return `${p}task-${runId}`;
+  }
+}
+
+function suffix(title: string | undefined): string {
+  const slug = slugify(title ?? '');
+  return slug ? `-${slug}` : '';
+}
+
+/** `name`, or `name-2`, `name-3` … when taken. */
+export function uniqueName(name: string, taken: (candidate: string) => boolean): string {
+  if (!taken(name)) return name;
+  for (let i = 2; ; i++) {
+    const candidate = `${name}-${i}`;
+    if (!taken(candidate)) return candidate;
+  }
+}

@@ -1,0 +1,49 @@
+// The `eyes` reaction that tells the requester the run has seen the request.
+import type { GitHubClient } from './octokit.js';
+import { describeGitHubError } from './octokit.js';
+import type { Task } from './task.js';
+
+/** Reacts on what triggered the run. Returns a warning instead of throwing; a missing reaction must not stop the run. */
+export async function acknowledge(
+  github: GitHubClient,
+  task: Task,
+): Promise<{ ok: boolean; message: string }> {
+  const { owner, repo, trigger } = task;
+  try {
+    switch (trigger.kind) {
+      case 'issue-comment':
+        await github.rest.reactions.createForIssueComment({
+          owner,
+          repo,
+          comment_id: trigger.id,
+          content: 'eyes',
+        });
+        return { ok: true, message: `reacted on comment ${trigger.id}` };
+      case 'review-comment':
+        await github.rest.reactions.createForPullRequestReviewComment({
+          owner,
+          repo,
+          comment_id: trigger.id,
+          content: 'eyes',
+        });
+        return { ok: true, message: `reacted on review comment ${trigger.id}` };
+      case 'issue-body':
+      case 'label':
+        if (task.number === undefined) return { ok: false, message: 'no issue to react on' };
+        await github.rest.reactions.createForIssue({
+          owner,
+          repo,
+          issue_number: task.number,
+          content: 'eyes',
+        });
+        return { ok: true, message: `reacted on issue #${task.number}` };
+      case 'review':
+        // GitHub has no reactions on reviews; the tracking comment is the acknowledgement.
+        return { ok: false, message: 'reviews take no reactions' };
+      default:
+        return { ok: false, message: 'nothing to react on' };
+    }
+  } catch (err) {
+    return { ok: false, message: describeGitHubError(err, 'react', 'Adding the eyes reaction') };
+  }
+}

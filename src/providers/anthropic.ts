@@ -1,0 +1,282 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { ToolDefinition } from '../protocol/tool.js';
+import type { ImageContent, Message, StopReason, TextContent } from '../protocol/types.js';
+import { createAdapterProvider, type AttemptEvent, type AttemptOptions } from './base.js';
+import { foreignThinkingAsText, wireInput } from './convert.js';
+import { classifyError, streamCutFailure } from './errors.js';
+import { ANTHROPIC_ID_POLICY } from './ids.js';
+import { lookupModel } from './pricing.js';
+import type { RetryPolicy } from './retry.js';
+import type { Context, Provider } from './types.js';
+
+type Param = Anthropic.MessageParam;
+type Block = Anthropic.ContentBlockParam;
+
+export interface AnthropicConfig {
+  model: string;
+  apiKey: string;
+  /** Host root (the SDK appends /v1/messages). */
+  baseUrl?: string;
+  retry?: Partial<RetryPolicy>;
+  now?: () => number;
+}
+
+const DEFAULT_MAX_TOKENS = 16_384;
+const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+const EPHEMERAL = { type: 'ephemeral' } as const;
+
+function image(c: ImageContent): Anthropic.ImageBlockParam | Anthropic.TextBlockParam {
+  if (!IMAGE_TYPES.has(c.mimeType))
+    return { type: 'text', text: `(an image of type ${c.mimeType} was left out)` };
+  return {
+    type: 'image',
+    source: {
+      type: 'base64',
+      media_type: c.mimeType as Anthropic.Base64ImageSource['media_type'],
+      data: c.data,
+    },
+  };
+}
+
+// Anthropic rejects empty text blocks ("text content blocks must be non-empty").
+function blocks(content: string | (TextContent | ImageContent)[], empty: string) {
+  const parts = typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content;
+  const out: (Anthropic.TextBlockParam | Anthropic.ImageBlockParam)[] = [];
+  for (const c of parts) {
+    if (c.type === 'image') out.push(image(c));
+    else if (c.text) out.push({ type: 'text', text: c.text });
+  }
+  return out.length > 0 ? out : [{ type: 'text' as const, text: empty }];
+}
+
+/**
+ * Protocol messages → Messages API messages (consecutive same-role messages are merged). A request
+ * that offers no tools may not carry tool_use / tool_result blocks ("Requests which include
+ * `tool_use` or `tool_result` blocks must define tools"), so without tools they are sent as text.
+ */
+export function toAnthropicMessages(messages: readonly Message[], toolsOffered = true): Param[] {
+  const out: Param[] = [];
+  const add = (role: 'user' | 'assistant', content: Block[]) => {
+    const last = out[out.length - 1];
+    if (last && last.role === role) (last.content as Block[]).push(...content);
+    else out.push({ role, content } as Param);
+  };
+  for (const m of messages) {
+    if (m.role === 'user') {
+      add('user', blocks(m.content, '(empty message)'));
+    } else if (m.role === 'toolResult' && !toolsOffered) {
+      const note = {
+        type: 'text' as const,
+        text: `Result of tool call ${m.toolCallId}${m.isError ? ' (error)' : ''}:`,
+      };
+      add('user', [note, ...blocks(m.content, '(no output)')]);
+    } else if (m.role === 'toolResult') {
+      add('user', [
+        {
+          type: 'tool_result',
+          tool_use_id: m.toolCallId,
+          content: blocks(m.content, '(no output)'),
+          ...(m.isError ? { is_error: true } : {}),
+        },
+      ]);
+    } else {
+      const content: Block[] = [];
+      for (const c of m.content) {
+        if (c.type === 'text') {
+          if (c.text) content.push({ type: 'text', text: c.text });
+        } else if (c.type === 'thinking') {
+          if (c.redacted) content.push({ type: 'redacted_thinking', data: c.thinking });
+          else if (c.signature)
+            content.push({ type: 'thinking', thinking: c.thinking, signature: c.signature });
+          else if (c.thinking.trim()) content.push({ type: 'text', text: c.thinking });
+        } else if (toolsOffered) {
+          content.push({ type: 'tool_use', id: c.id, name: c.name, input: wireInput(c) });
+        } else {
+          content.push({
+            type: 'text',
+            text: `Tool call ${c.id}: ${c.name} ${JSON.stringify(wireInput(c))}`,
+          });
+        }
+      }
+      if (content.length > 0) add('assistant', content);
+    }
+  }
+  markCacheBreakpoints(out);
+  return out;
+}
+
+/**
+ * Prompt caching: the tools and the system prompt carry one breakpoint each (see request()), and
+ * the last two user messages one each, so every request reads the conversation up to the previous
+ * turn from cache and writes the new turn (4 breakpoints, the API's maximum).
+ */
+function markCacheBreakpoints(messages: Param[]): void {
+  let marked = 0;
+  for (let i = messages.length - 1; i >= 0 && marked < 2; i--) {
+    const m = messages[i]!;
+    if (m.role !== 'user' || typeof m.content === 'string' || m.content.length === 0) continue;
+    const last = m.content[m.content.length - 1] as Block & { cache_control?: unknown };
+    if (last.type === 'text' || last.type === 'image' || last.type === 'tool_result') {
+      m.content[m.content.length - 1] = { ...last, cache_control: EPHEMERAL } as Block;
+      marked++;
+    }
+  }
+}
+
+function toAnthropicTools(tools: readonly ToolDefinition[]): Anthropic.Tool[] {
+  return tools.map((t, i) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: t.parameters as Anthropic.Tool.InputSchema,
+    ...(i === tools.length - 1 ? { cache_control: EPHEMERAL } : {}),
+  }));
+}
+
+function mapStopReason(reason: string | null): { stop: StopReason; error?: string } {
+  switch (reason) {
+    case 'end_turn':
+    case 'stop_sequence':
+    case 'pause_turn':
+      return { stop: 'stop' };
+    case 'tool_use':
+      return { stop: 'toolUse' };
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return { stop: 'length' };
+    case 'refusal':
+      return { stop: 'error', error: 'The model declined to answer (stop reason "refusal").' };
+    default:
+      return { stop: 'stop' };
+  }
+}
+
+export function createAnthropicProvider(config: AnthropicConfig): Provider {
+  const client = new Anthropic({
+    apiKey: config.apiKey,
+    ...(config.baseUrl ? { baseURL: config.baseUrl } : {}),
+    // Our retry policy retries (with events); the SDK's own retries would be invisible.
+    maxRetries: 0,
+  });
+  const info = lookupModel(config.model);
+  const maxOutput = info?.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
+
+  function request(ctx: Context, maxTokens: number | undefined): Anthropic.MessageCreateParamsStreaming {
+    return {
+      model: config.model,
+      max_tokens: Math.min(maxTokens ?? DEFAULT_MAX_TOKENS, maxOutput),
+      ...(ctx.systemPrompt
+        ? { system: [{ type: 'text', text: ctx.systemPrompt, cache_control: EPHEMERAL }] }
+        : {}),
+      ...(ctx.tools.length > 0 ? { tools: toAnthropicTools(ctx.tools) } : {}),
+      messages: toAnthropicMessages(ctx.messages, ctx.tools.length > 0),
+      stream: true,
+    };
+  }
+
+  async function* attempt(
+    ctx: Context,
+    signal: AbortSignal,
+    opts: AttemptOptions,
+  ): AsyncGenerator<AttemptEvent> {
+    const { builder } = opts;
+    let stopReason: string | null = null;
+    let stopped = false;
+    try {
+      const stream = await client.messages.create(request(ctx, opts.maxTokens), { signal });
+      for await (const ev of stream) {
+        switch (ev.type) {
+          case 'message_start': {
+            const u = ev.message.usage;
+            builder.setUsage({
+              inputTokens: u.input_tokens,
+              outputTokens: u.output_tokens,
+              cacheReadTokens: u.cache_read_input_tokens ?? 0,
+              cacheWriteTokens: u.cache_creation_input_tokens ?? 0,
+            });
+            break;
+          }
+          case 'content_block_start': {
+            const b = ev.content_block;
+            if (b.type === 'tool_use') {
+              const e = builder.toolCallStart(ev.index, b.id, b.name);
+              if (e) yield e;
+            } else if (b.type === 'text') {
+              const e = builder.text(ev.index, b.text);
+              if (e) yield e;
+            } else if (b.type === 'thinking') {
+              const e = builder.thinking(ev.index, b.thinking);
+              if (e) yield e;
+            } else if (b.type === 'redacted_thinking') {
+              builder.redactedThinking(ev.index, b.data);
+            }
+            break;
+          }
+          case 'content_block_delta': {
+            const d = ev.delta;
+            let e;
+            if (d.type === 'text_delta') e = builder.text(ev.index, d.text);
+            else if (d.type === 'input_json_delta') e = builder.toolCallDelta(ev.index, d.partial_json);
+            else if (d.type === 'thinking_delta') e = builder.thinking(ev.index, d.thinking);
+            else if (d.type === 'signature_delta') builder.thinkingSignature(ev.index, d.signature);
+            if (e) yield e;
+            break;
+          }
+          case 'content_block_stop': {
+            const e = builder.toolCallEnd(ev.index);
+            if (e) yield e;
+            break;
+          }
+          case 'message_delta': {
+            stopReason = ev.delta.stop_reason ?? stopReason;
+            const u = ev.usage;
+            builder.setUsage({
+              outputTokens: u.output_tokens,
+              ...(u.input_tokens != null ? { inputTokens: u.input_tokens } : {}),
+              ...(u.cache_read_input_tokens != null ? { cacheReadTokens: u.cache_read_input_tokens } : {}),
+              ...(u.cache_creation_input_tokens != null
+                ? { cacheWriteTokens: u.cache_creation_input_tokens }
+                : {}),
+            });
+            break;
+          }
+          case 'message_stop':
+            stopped = true;
+            break;
+        }
+      }
+    } catch (err) {
+      yield { type: 'failure', failure: classifyError(err) };
+      return;
+    }
+    // The SDK ends quietly when the request is aborted, so a missing message_stop is either that
+    // or a connection that closed early; the harness tells them apart by the signal.
+    if (!stopped) {
+      yield { type: 'failure', failure: streamCutFailure('the stream ended before message_stop') };
+      return;
+    }
+    for (const e of builder.endToolCalls()) yield e;
+    const mapped = mapStopReason(stopReason);
+    yield {
+      type: 'done',
+      message: builder.finish(
+        mapped.stop,
+        mapped.error ? { message: mapped.error, kind: 'refusal' } : undefined,
+      ),
+    };
+  }
+
+  return createAdapterProvider(
+    {
+      name: 'anthropic',
+      model: config.model,
+      idPolicy: ANTHROPIC_ID_POLICY,
+      // Signed thinking is bound to the model that wrote it (Claude Sonnet 5.5 rejects others').
+      prepare: (messages) =>
+        foreignThinkingAsText(messages, (m) => m.provider === 'anthropic' && m.model === config.model),
+      attempt,
+      secrets: [config.apiKey],
+      ...(config.now ? { now: config.now } : {}),
+    },
+    config.retry,
+  );
+}

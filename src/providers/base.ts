@@ -1,0 +1,222 @@
+import { pairToolResults } from '../protocol/pairing.js';
+import type { AssistantMessage, Message } from '../protocol/types.js';
+import { closeFailedTurns, dropEmptyAssistants } from './convert.js';
+import { classifyError, streamCutFailure, type AttemptFailure } from './errors.js';
+import { normalizeToolCallIds, type IdPolicy } from './ids.js';
+import { lookupModel, priceUsage } from './pricing.js';
+import { retryDelay, retryPolicy, sleep, type RetryPolicy } from './retry.js';
+import { TurnBuilder } from './turn-builder.js';
+import type { AssistantEvent, Context, Provider, StreamOptions } from './types.js';
+
+/*
+ * The harness every adapter runs in. An adapter only says how to make ONE request attempt and how
+ * to read its stream; the harness does the rest, the same way for every provider:
+ *
+ *   1. prepares the history: turns that ended error/aborted lose their calls together with those
+ *      calls' results (convert.ts), every remaining call gets exactly one result (pairToolResults),
+ *      the adapter's own conversions run (`prepare`: thinking → text, ...), and tool-call ids are
+ *      rewritten for the target (ids.ts) from a map made for this request alone;
+ *   2. runs `attempt` with a fresh TurnBuilder, forwarding its delta events;
+ *   3. on a `failure` (or a throw), retries by the RetryPolicy: a `retry` event, an abortable
+ *      wait, and the attempt again from the start (deltas begin again after a `retry` event);
+ *   4. ends with exactly one `done`: the adapter's message priced from the table, or the partial
+ *      message with stopReason `error` (errorMessage, errorKind) or `aborted`.
+ *
+ * `stream()` never throws. An adapter's `attempt` should not throw either, but if it does the
+ * error is classified like any SDK error.
+ */
+
+export { classifyError, type AttemptFailure } from './errors.js';
+export { TurnBuilder, type BlockKey } from './turn-builder.js';
+
+/** What an attempt yields: deltas built with the TurnBuilder, then `done` or `failure`. */
+export type AttemptEvent = AssistantEvent | { type: 'failure'; failure: AttemptFailure };
+
+export interface AttemptOptions {
+  /** Collects the turn; build the final message with `builder.finish(...)`. */
+  builder: TurnBuilder;
+  maxTokens?: number;
+  /** 0 for the first attempt, then 1, 2, ... */
+  attempt: number;
+}
+
+export interface AdapterSpec {
+  /** provider name as in the `provider` input */
+  name: string;
+  model: string;
+  contextWindow?: number;
+  idPolicy: IdPolicy;
+  /** Target-specific conversions of the already paired history (thinking blocks, images, ...). */
+  prepare?(messages: Message[]): Message[];
+  /** One HTTP attempt: yields deltas and ends in `done` or `failure`. */
+  attempt(context: Context, signal: AbortSignal, options: AttemptOptions): AsyncIterable<AttemptEvent>;
+  /** Whether the price table applies (false for OpenAI-compatible servers: unknown price). */
+  priced?: boolean;
+  /** Strings that must never appear in an error message (the API key). */
+  secrets?: string[];
+  now?: () => number;
+}
+
+/** The history as the target will receive it (steps 1 of the harness). Does not modify `messages`. */
+export function prepareMessages(
+  messages: readonly Message[],
+  spec: Pick<AdapterSpec, 'idPolicy' | 'prepare'>,
+): Message[] {
+  let out = pairToolResults(closeFailedTurns(messages));
+  if (spec.prepare) out = spec.prepare(out);
+  out = dropEmptyAssistants(out);
+  return normalizeToolCallIds(out, spec.idPolicy);
+}
+
+const NEVER = new AbortController().signal;
+
+/** A signal that aborts with `parent`; `release()` detaches it from the parent and aborts it. */
+function linkedSignal(parent: AbortSignal): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(parent.reason);
+  if (parent.aborted) controller.abort(parent.reason);
+  else parent.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    release() {
+      parent.removeEventListener('abort', onAbort);
+      controller.abort();
+    },
+  };
+}
+
+export function createAdapterProvider(spec: AdapterSpec, retry?: Partial<RetryPolicy>): Provider {
+  const policy = retryPolicy(retry);
+  const now = spec.now ?? Date.now;
+  const contextWindow = spec.contextWindow ?? lookupModel(spec.model)?.contextWindow;
+  const redact = (text: string) => redactSecrets(text, spec.secrets ?? []);
+  const price = (m: AssistantMessage): AssistantMessage =>
+    spec.priced === false
+      ? { ...m, usage: withoutCost(m.usage) }
+      : { ...m, usage: priceUsage(spec.model, m.usage) };
+
+  async function* stream(context: Context, options?: StreamOptions): AsyncGenerator<AssistantEvent> {
+    const signal = options?.signal ?? NEVER;
+    yield { type: 'start', provider: spec.name, model: spec.model };
+    const started = now();
+    let prepared: Context;
+    try {
+      prepared = { ...context, messages: prepareMessages(context.messages, spec) };
+    } catch (err) {
+      const builder = new TurnBuilder(spec.name, spec.model, now);
+      const message = `Could not prepare the request: ${redact(err instanceof Error ? err.message : String(err))}`;
+      yield { type: 'done', message: builder.finish('error', { message, kind: 'other' }) };
+      return;
+    }
+    for (let attempt = 0; ; attempt++) {
+      const builder = new TurnBuilder(spec.name, spec.model, now);
+      let outcome: AttemptEvent | undefined;
+      // A signal per attempt: SDKs leave listeners on the signal they are given, and the caller's
+      // signal lives for the whole run. Aborting it afterwards also releases a connection the
+      // attempt left open (after an error event, say).
+      const attemptSignal = linkedSignal(signal);
+      try {
+        const events = spec.attempt(prepared, attemptSignal.signal, {
+          builder,
+          maxTokens: options?.maxTokens,
+          attempt,
+        });
+        for await (const event of untilAborted(events, signal)) {
+          if (event.type === 'done' || event.type === 'failure') {
+            outcome = event;
+            break;
+          }
+          if (event.type !== 'start') yield event;
+        }
+      } catch (err) {
+        outcome = { type: 'failure', failure: classifyError(err) };
+      } finally {
+        attemptSignal.release();
+      }
+      if (outcome?.type === 'done') {
+        yield { type: 'done', message: price(outcome.message) };
+        return;
+      }
+      if (signal.aborted) {
+        yield {
+          type: 'done',
+          message: price(builder.finish('aborted', { message: 'Aborted.', kind: 'other' })),
+        };
+        return;
+      }
+      const failure = outcome?.type === 'failure' ? outcome.failure : streamCutFailure();
+      const delayMs = retryDelay(policy, attempt + 1, failure, now() - started);
+      const message = redact(failure.message);
+      if (delayMs === undefined) {
+        const final = builder.finish('error', { message, kind: failure.kind });
+        yield { type: 'done', message: price(final) };
+        return;
+      }
+      yield {
+        type: 'retry',
+        attempt: attempt + 1,
+        delayMs,
+        ...(failure.status !== undefined ? { status: failure.status } : {}),
+        errorKind: failure.kind,
+        message,
+      };
+      if (!(await sleep(delayMs, signal))) {
+        const empty = new TurnBuilder(spec.name, spec.model, now);
+        yield {
+          type: 'done',
+          message: price(empty.finish('aborted', { message: 'Aborted.', kind: 'other' })),
+        };
+        return;
+      }
+    }
+  }
+
+  return {
+    name: spec.name,
+    model: spec.model,
+    ...(contextWindow !== undefined ? { contextWindow } : {}),
+    stream,
+  };
+}
+
+function withoutCost(usage: AssistantMessage['usage']): AssistantMessage['usage'] {
+  const { costUsd: _drop, ...rest } = usage;
+  return rest;
+}
+
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) if (s.length >= 8) out = out.split(s).join('[redacted]');
+  return out;
+}
+
+/**
+ * Iterates `events` but stops waiting as soon as `signal` aborts, even if the underlying stream
+ * is stuck in a read; the abandoned iterator is closed in the background.
+ */
+async function* untilAborted<T>(events: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const it = events[Symbol.asyncIterator]();
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<'aborted'>((resolve) => {
+    onAbort = () => resolve('aborted');
+    if (signal.aborted) resolve('aborted');
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  let finished = false;
+  try {
+    for (;;) {
+      const next = it.next();
+      next.catch(() => undefined);
+      const r = await Promise.race([next, aborted]);
+      if (r === 'aborted') return;
+      if (r.done) {
+        finished = true;
+        return;
+      }
+      yield r.value;
+    }
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    if (!finished) it.return?.().catch(() => undefined);
+  }
+}

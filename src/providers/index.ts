@@ -1,0 +1,113 @@
+import { createAnthropicProvider } from './anthropic.js';
+import { createGoogleProvider } from './google.js';
+import { createOpenAIChatProvider } from './openai-chat.js';
+import { createOpenAIResponsesProvider } from './openai-responses.js';
+import { DEFAULT_MODELS } from './pricing.js';
+import type { RetryPolicy } from './retry.js';
+import { PROVIDER_NAMES, type Provider, type ProviderName } from './types.js';
+
+export interface ProviderConfig {
+  provider: ProviderName;
+  /** Empty or absent: the provider's default model. */
+  model?: string;
+  /** Empty or absent: the provider's usual environment variable. */
+  apiKey?: string;
+  /** Empty or absent: the provider's usual base-URL variable, else the SDK's default. */
+  baseUrl?: string;
+  env?: NodeJS.ProcessEnv;
+  retry?: Partial<RetryPolicy>;
+}
+
+/** Where each provider's key and base URL come from when the inputs leave them empty. */
+export const PROVIDER_ENV: Readonly<Record<ProviderName, { key: string[]; baseUrl: string[] }>> = {
+  anthropic: { key: ['ANTHROPIC_API_KEY'], baseUrl: ['ANTHROPIC_BASE_URL'] },
+  openai: { key: ['OPENAI_API_KEY'], baseUrl: ['OPENAI_BASE_URL'] },
+  'openai-responses': { key: ['OPENAI_API_KEY'], baseUrl: ['OPENAI_BASE_URL'] },
+  google: {
+    key: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+    baseUrl: ['GEMINI_BASE_URL', 'GOOGLE_GEMINI_BASE_URL'],
+  },
+  'openai-compatible': { key: ['OPENAI_API_KEY'], baseUrl: ['OPENAI_BASE_URL'] },
+};
+
+export function isProviderName(value: string): value is ProviderName {
+  return (PROVIDER_NAMES as readonly string[]).includes(value);
+}
+
+function firstSet(env: NodeJS.ProcessEnv, names: readonly string[]): string | undefined {
+  for (const n of names) {
+    const v = env[n]?.trim();
+    if (v) return v;
+  }
+  return undefined;
+}
+
+/**
+ * Builds the provider the inputs name. Throws (before any request) when the configuration
+ * cannot work: an unknown provider, no key, no model or base URL for `openai-compatible`.
+ */
+export function createProvider(config: ProviderConfig): Provider {
+  const env = config.env ?? process.env;
+  const name = String(config.provider ?? '').trim();
+  if (!isProviderName(name)) {
+    throw new Error(`Unknown provider "${name}". Use one of: ${PROVIDER_NAMES.join(', ')}.`);
+  }
+  const vars = PROVIDER_ENV[name];
+  const model = config.model?.trim() || DEFAULT_MODELS[name];
+  if (!model) throw new Error(`The ${name} provider needs a model: set the model input (--model).`);
+  const baseUrl = config.baseUrl?.trim() || firstSet(env, vars.baseUrl);
+  if (name === 'openai-compatible' && !baseUrl) {
+    throw new Error(
+      `The openai-compatible provider needs the server's URL: set the base-url input (--base-url) or ${vars.baseUrl.join(' / ')}, including /v1.`,
+    );
+  }
+  let apiKey = config.apiKey?.trim() || firstSet(env, vars.key);
+  if (!apiKey) {
+    // Local OpenAI-compatible servers (Ollama, llama.cpp, vLLM) usually take no key; the SDK needs one.
+    if (name === 'openai-compatible') apiKey = 'none';
+    else
+      throw new Error(
+        `No API key for the ${name} provider: set the api-key input (--api-key) or the ${vars.key.join(' or ')} environment variable.`,
+      );
+  }
+  const common = {
+    model,
+    apiKey,
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(config.retry ? { retry: config.retry } : {}),
+  };
+  switch (name) {
+    case 'anthropic':
+      return createAnthropicProvider(common);
+    case 'openai':
+      return createOpenAIChatProvider({ ...common, name: 'openai' });
+    case 'openai-compatible':
+      return createOpenAIChatProvider({ ...common, name: 'openai-compatible' });
+    case 'openai-responses':
+      return createOpenAIResponsesProvider(common);
+    case 'google':
+      return createGoogleProvider(common);
+  }
+}
+
+/** Parses `fallback-model` (`provider:model`); the model may itself contain colons. Throws when invalid. */
+export function parseFallbackSpec(spec: string): { provider: ProviderName; model: string } {
+  const text = spec.trim();
+  const at = text.indexOf(':');
+  const provider = at > 0 ? text.slice(0, at).trim() : '';
+  const model = at > 0 ? text.slice(at + 1).trim() : '';
+  if (!provider || !model) {
+    throw new Error(`Invalid fallback-model "${spec}": expected provider:model, e.g. openai:gpt-6.2-sol.`);
+  }
+  if (!isProviderName(provider)) {
+    throw new Error(
+      `Invalid fallback-model "${spec}": unknown provider "${provider}" (use one of: ${PROVIDER_NAMES.join(', ')}).`,
+    );
+  }
+  return { provider, model };
+}
+
+export { createFallbackProvider } from './fallback.js';
+export { createScriptedProvider, scriptFromTranscript } from './scripted.js';
+export { DEFAULT_MODELS, lookupModel, priceUsage } from './pricing.js';
+export type { Provider, ProviderName } from './types.js';

@@ -1,0 +1,237 @@
+import OpenAI from 'openai';
+import type { ToolDefinition } from '../protocol/tool.js';
+import type { ImageContent, Message, StopReason, TextContent } from '../protocol/types.js';
+import { createAdapterProvider, type AttemptEvent, type AttemptOptions } from './base.js';
+import { wireInput } from './convert.js';
+import { classifyError, streamCutFailure } from './errors.js';
+import { OPENAI_CHAT_ID_POLICY } from './ids.js';
+import type { RetryPolicy } from './retry.js';
+import type { Context, Provider } from './types.js';
+
+type Param = OpenAI.Chat.ChatCompletionMessageParam;
+type Part = OpenAI.Chat.ChatCompletionContentPart;
+
+export interface OpenAIChatConfig {
+  model: string;
+  apiKey: string;
+  /** Including /v1 (the SDK appends /chat/completions). */
+  baseUrl?: string;
+  retry?: Partial<RetryPolicy>;
+  /**
+   * `openai-compatible`: any server speaking Chat Completions. Its price is unknown, and the
+   * output limit is sent as the older `max_tokens`, which such servers accept more widely.
+   */
+  name?: 'openai' | 'openai-compatible';
+  now?: () => number;
+}
+
+const dataUrl = (c: ImageContent) => `data:${c.mimeType};base64,${c.data}`;
+
+function userContent(content: string | (TextContent | ImageContent)[]): string | Part[] {
+  if (typeof content === 'string') return content;
+  if (content.every((c) => c.type === 'text')) return content.map((c) => (c as TextContent).text).join('\n');
+  return content.map((c): Part =>
+    c.type === 'text'
+      ? { type: 'text', text: c.text }
+      : { type: 'image_url', image_url: { url: dataUrl(c) } },
+  );
+}
+
+/**
+ * Protocol messages → Chat Completions messages. Reasoning is not sent (Chat has no field for
+ * it). A `tool` message takes text only, so images a tool returned go into one user message
+ * after the turn's tool messages (a user message between them would break the call/result run).
+ */
+export function toChatMessages(systemPrompt: string, messages: readonly Message[]): Param[] {
+  const out: Param[] = systemPrompt ? [{ role: 'system', content: systemPrompt }] : [];
+  let images: Part[] = [];
+  const flushImages = () => {
+    if (images.length === 0) return;
+    out.push({
+      role: 'user',
+      content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...images],
+    });
+    images = [];
+  };
+  for (const m of messages) {
+    if (m.role !== 'toolResult') flushImages();
+    if (m.role === 'user') {
+      out.push({ role: 'user', content: userContent(m.content) });
+    } else if (m.role === 'assistant') {
+      const text = m.content
+        .filter((c): c is TextContent => c.type === 'text')
+        .map((c) => c.text)
+        .join('');
+      const calls = m.content.flatMap((c) =>
+        c.type === 'toolCall'
+          ? [
+              {
+                id: c.id,
+                type: 'function' as const,
+                function: { name: c.name, arguments: JSON.stringify(wireInput(c)) },
+              },
+            ]
+          : [],
+      );
+      if (!text && calls.length === 0) continue;
+      out.push({
+        role: 'assistant',
+        content: text || null,
+        ...(calls.length > 0 ? { tool_calls: calls } : {}),
+      });
+    } else {
+      const text = m.content
+        .filter((c): c is TextContent => c.type === 'text')
+        .map((c) => c.text)
+        .join('\n');
+      const pictures = m.content.filter((c): c is ImageContent => c.type === 'image');
+      for (const p of pictures) images.push({ type: 'image_url', image_url: { url: dataUrl(p) } });
+      const note = pictures.length > 0 ? `(${pictures.length} image(s) follow in the next user message)` : '';
+      out.push({
+        role: 'tool',
+        tool_call_id: m.toolCallId,
+        content: [text, note].filter(Boolean).join('\n') || '(no output)',
+      });
+    }
+  }
+  flushImages();
+  return out;
+}
+
+function toChatTools(tools: readonly ToolDefinition[]): OpenAI.Chat.ChatCompletionFunctionTool[] {
+  return tools.map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: t.parameters },
+  }));
+}
+
+function mapFinishReason(reason: string | null): { stop: StopReason; error?: string } {
+  switch (reason) {
+    case 'tool_calls':
+    case 'function_call':
+      return { stop: 'toolUse' };
+    case 'length':
+      return { stop: 'length' };
+    case 'content_filter':
+      return {
+        stop: 'error',
+        error: 'The response was stopped by the content filter (finish_reason "content_filter").',
+      };
+    default:
+      return { stop: 'stop' };
+  }
+}
+
+export function createOpenAIChatProvider(config: OpenAIChatConfig): Provider {
+  const name = config.name ?? 'openai';
+  const compatible = name === 'openai-compatible';
+  const client = new OpenAI({
+    apiKey: config.apiKey,
+    ...(config.baseUrl ? { baseURL: config.baseUrl } : {}),
+    // Our retry policy retries (with events); the SDK's own retries would be invisible.
+    maxRetries: 0,
+  });
+
+  function request(
+    ctx: Context,
+    maxTokens: number | undefined,
+  ): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
+    return {
+      model: config.model,
+      messages: toChatMessages(ctx.systemPrompt, ctx.messages),
+      ...(ctx.tools.length > 0 ? { tools: toChatTools(ctx.tools) } : {}),
+      ...(maxTokens ? (compatible ? { max_tokens: maxTokens } : { max_completion_tokens: maxTokens }) : {}),
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+  }
+
+  async function* attempt(
+    ctx: Context,
+    signal: AbortSignal,
+    opts: AttemptOptions,
+  ): AsyncGenerator<AttemptEvent> {
+    const { builder } = opts;
+    let finish: string | null = null;
+    // Some compatible servers number every call 0 and tell them apart only by id.
+    const byIndex = new Map<number, { key: string; id: string }>();
+    let calls = 0;
+    try {
+      const stream = await client.chat.completions.create(request(ctx, opts.maxTokens), { signal });
+      for await (const chunk of stream) {
+        const u = chunk.usage;
+        if (u) {
+          const cached = u.prompt_tokens_details?.cached_tokens ?? 0;
+          // cached_tokens are part of prompt_tokens: counted once, as cache reads.
+          builder.setUsage({
+            inputTokens: Math.max(0, u.prompt_tokens - cached),
+            cacheReadTokens: cached,
+            outputTokens: u.completion_tokens,
+          });
+        }
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        const delta = (choice.delta ?? {}) as OpenAI.Chat.ChatCompletionChunk.Choice.Delta & {
+          reasoning_content?: string | null;
+          reasoning?: string | null;
+        };
+        const reasoning = delta.reasoning_content ?? delta.reasoning;
+        if (typeof reasoning === 'string') {
+          const e = builder.thinking('reasoning', reasoning);
+          if (e) yield e;
+        }
+        if (typeof delta.content === 'string') {
+          const e = builder.text('text', delta.content);
+          if (e) yield e;
+        }
+        for (const tc of delta.tool_calls ?? []) {
+          const index = tc.index ?? 0;
+          let slot = byIndex.get(index);
+          if (!slot || (tc.id && slot.id && tc.id !== slot.id)) {
+            slot = { key: `call${calls++}`, id: tc.id ?? '' };
+            byIndex.set(index, slot);
+          }
+          if (tc.id && !slot.id) slot.id = tc.id;
+          if (tc.id || tc.function?.name) {
+            const e = builder.toolCallStart(slot.key, tc.id ?? '', tc.function?.name ?? '');
+            if (e) yield e;
+          }
+          if (tc.function?.arguments) {
+            const e = builder.toolCallDelta(slot.key, tc.function.arguments);
+            if (e) yield e;
+          }
+        }
+        if (choice.finish_reason) finish = choice.finish_reason;
+      }
+    } catch (err) {
+      yield { type: 'failure', failure: classifyError(err) };
+      return;
+    }
+    if (finish === null) {
+      yield { type: 'failure', failure: streamCutFailure('the stream ended before a finish_reason') };
+      return;
+    }
+    for (const e of builder.endToolCalls()) yield e;
+    const mapped = mapFinishReason(finish);
+    yield {
+      type: 'done',
+      message: builder.finish(
+        mapped.stop,
+        mapped.error ? { message: mapped.error, kind: 'refusal' } : undefined,
+      ),
+    };
+  }
+
+  return createAdapterProvider(
+    {
+      name,
+      model: config.model,
+      idPolicy: OPENAI_CHAT_ID_POLICY,
+      attempt,
+      priced: !compatible,
+      secrets: [config.apiKey],
+      ...(config.now ? { now: config.now } : {}),
+    },
+    config.retry,
+  );
+}

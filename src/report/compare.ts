@@ -1,0 +1,63 @@
+// What may differ between a recorded tool result and the same call run again, without the run
+// having behaved differently: timings, durations, temp paths, the workspace location, process ids.
+// Both sides are normalised the same way and then compared as text.
+
+export interface NormalizeContext {
+  /** Workspace roots to replace with `<workspace>` (the recorded run's and the replay's). */
+  workspaces: string[];
+  /** Temp folders whose paths (and everything below them) become `<tmp>`. */
+  tmpdirs: string[];
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function unique(paths: string[]): string[] {
+  const cleaned = paths.map((p) => p.replace(/\/+$/, '')).filter((p) => p.length > 1);
+  // Longest first, so a workspace inside a temp folder is named as the workspace.
+  return [...new Set(cleaned)].sort((a, b) => b.length - a.length);
+}
+
+const ISO_TIME = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?/g;
+const CLOCK = /\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g;
+const DURATION = /\b\d+(?:[.,]\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds?|m|min|mins|minutes?|h)\b/g;
+const NAMED_TIMING = /\b(duration_ms|duration|elapsed|time|took|real|user|sys)(\s*[:=]?\s*)\d+(?:[.,]\d+)?/gi;
+const PID = /\b(pid|process|ppid|pgid)(\s*[:=#]?\s*)\d+/gi;
+// Runtimes that tag their warnings with their process id: `(node:4242) Warning: …`.
+const RUNTIME_PID = /\((node|deno|bun):\d+\)/g;
+
+export function normalizeForComparison(text: string, ctx: NormalizeContext): string {
+  let out = text.replace(/\r\n/g, '\n');
+  for (const ws of unique(ctx.workspaces)) out = out.split(ws).join('<workspace>');
+  for (const tmp of unique(ctx.tmpdirs)) {
+    out = out.replace(new RegExp(`${escapeRegExp(tmp)}(?:/[^\\s'"\`:,;)\\]}>]*)?`, 'g'), '<tmp>');
+  }
+  return out
+    .replace(ISO_TIME, '<time>')
+    .replace(CLOCK, '<time>')
+    .replace(NAMED_TIMING, '$1$2<n>')
+    .replace(DURATION, '<duration>')
+    .replace(PID, '$1$2<pid>')
+    .replace(RUNTIME_PID, '($1:<pid>)')
+    .replace(/[ \t]+$/gm, '');
+}
+
+export type Comparison = 'exact' | 'normalized' | 'differ';
+
+export interface ComparedResult {
+  isError: boolean;
+  text: string;
+}
+
+export function compareResults(
+  recorded: ComparedResult,
+  replayed: ComparedResult,
+  ctx: NormalizeContext,
+): Comparison {
+  if (recorded.isError !== replayed.isError) return 'differ';
+  if (recorded.text === replayed.text) return 'exact';
+  return normalizeForComparison(recorded.text, ctx) === normalizeForComparison(replayed.text, ctx)
+    ? 'normalized'
+    : 'differ';
+}

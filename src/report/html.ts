@@ -1,0 +1,258 @@
+import { createHash } from 'node:crypto';
+import type { EventLine } from '../protocol/transcript.js';
+import type { ToolResultContent } from '../protocol/types.js';
+import { tokensChartSvg } from './chart.js';
+import { looksLikeDiff, renderDiffHtml } from './diff-html.js';
+import { escapeHtml as esc } from './escape.js';
+import { formatCost, formatDuration, formatTokens, oneLine, plural, safeJson } from './format.js';
+import { PAGE_CSS, PAGE_SCRIPT } from './html-assets.js';
+import { renderMarkdown } from './markdown.js';
+import { contextTokens, type CallView, type RunView, type TurnView } from './model.js';
+
+// `patchloop export`: the run as one self-contained HTML page, rendered here so the page needs no
+// code of its own to show the run. Every string from the transcript is escaped on the way in; the
+// page loads nothing (its Content-Security-Policy forbids it) and its one script only filters.
+
+export interface HtmlOptions {
+  /** Shown in the footer (usually the transcript's file name). */
+  source?: string;
+  /** When the page was made; shown in the footer. */
+  generatedAt?: Date;
+  /** Applied to the finished page (the transcript should already be redacted; this is a second net). */
+  redact?: (text: string) => string;
+}
+
+// Above any tool's own output cap (50 KB), so what the model saw is shown whole; this only
+// bounds hand-made or foreign transcripts.
+const BLOCK_MAX = 64_000;
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+const GOOD = new Set(['success', 'no-changes']);
+const BAD = new Set(['failure', 'budget-exceeded', 'cancelled', 'unauthorized']);
+
+function pre(text: string, cls = ''): string {
+  const shown = text.length > BLOCK_MAX ? text.slice(0, BLOCK_MAX) : text;
+  const more =
+    text.length > BLOCK_MAX
+      ? `\n… ${text.length - BLOCK_MAX} more characters not shown here (the transcript has them)`
+      : '';
+  return `<pre${cls ? ` class="${cls}"` : ''}>${esc(shown)}${esc(more)}</pre>`;
+}
+
+function image(block: Extract<ToolResultContent, { type: 'image' }>): string {
+  if (!IMAGE_TYPES.has(block.mimeType) || !/^[A-Za-z0-9+/]*={0,2}$/.test(block.data)) {
+    return `<div class="dim">[image of type ${esc(block.mimeType)} not shown]</div>`;
+  }
+  return `<img class="shot" alt="image returned by the tool" src="data:${block.mimeType};base64,${block.data}">`;
+}
+
+function argsHtml(input: CallView['input']): string {
+  if (typeof input === 'string') {
+    return `<div class="lbl">Arguments (not valid JSON, as the model sent them)</div>${pre(input)}`;
+  }
+  const rows = Object.entries(input).map(([key, value]) => {
+    if (typeof value === 'string' && !value.includes('\n') && value.length <= 120) {
+      return `<div class="kv"><span class="k">${esc(key)}</span><code>${esc(value)}</code></div>`;
+    }
+    const text = typeof value === 'string' ? value : safeJson(value, 2);
+    return `<div class="kv"><span class="k">${esc(key)}</span>${pre(text)}</div>`;
+  });
+  return rows.length ? rows.join('') : '<div class="kv dim">(no arguments)</div>';
+}
+
+function detailsHtml(details: unknown): string {
+  if (details === undefined || details === null) return '';
+  let body = '';
+  if (typeof details === 'string') body = looksLikeDiff(details) ? renderDiffHtml(details) : pre(details);
+  else if (typeof details === 'object' && !Array.isArray(details)) {
+    const { diff, patch, ...rest } = details as Record<string, unknown>;
+    const diffText = typeof diff === 'string' ? diff : typeof patch === 'string' ? patch : undefined;
+    if (diffText !== undefined) body += renderDiffHtml(diffText);
+    const others = diffText === undefined ? (details as Record<string, unknown>) : rest;
+    if (Object.keys(others).length > 0) body += pre(safeJson(others, 2));
+  } else body = pre(safeJson(details, 2));
+  const isDiff = body.includes('class="diff"');
+  return `<details class="det"${isDiff ? ' open' : ''}><summary class="lbl">Details (not sent to the model)</summary>${body}</details>`;
+}
+
+function callHtml(call: CallView): string {
+  const state = !call.result ? ' u' : call.isError ? ' e' : '';
+  const mark = !call.result ? '?' : call.isError ? '✗' : '✓';
+  const timing = call.durationMs !== undefined ? ` · ${formatDuration(call.durationMs)}` : '';
+  const parts = [
+    `<div class="call${state}" data-tool="${esc(call.name)}" data-error="${call.isError ? 1 : 0}">`,
+    `<div class="ch"><span class="mk">${mark}</span> <b>${esc(call.name)}</b> <span class="dim">${esc(call.id)}${timing}</span></div>`,
+    argsHtml(call.input),
+  ];
+  if (!call.result) parts.push('<div class="lbl">No result recorded (the run ended before it).</div>');
+  else {
+    parts.push(`<div class="lbl">Result${call.isError ? ' (error)' : ''}, as the model saw it</div>`);
+    for (const block of call.result.content) {
+      parts.push(block.type === 'text' ? pre(block.text, 'out') : image(block));
+    }
+    parts.push(detailsHtml(call.result.details));
+  }
+  parts.push('</div>');
+  return parts.join('');
+}
+
+function turnHtml(turn: TurnView): string {
+  const failed =
+    turn.stopReason === 'error' || turn.stopReason === 'aborted' || turn.calls.some((c) => c.isError);
+  const tools = [...new Set(turn.calls.map((c) => c.name))];
+  const cost = formatCost(turn.usage.costUsd);
+  const meta = [
+    esc(turn.model),
+    esc(turn.stopReason),
+    turn.durationMs !== undefined ? formatDuration(turn.durationMs) : '',
+    `in ${formatTokens(turn.usage.inputTokens)} · out ${formatTokens(turn.usage.outputTokens)}` +
+      (turn.usage.cacheReadTokens || turn.usage.cacheWriteTokens
+        ? ` · cache r ${formatTokens(turn.usage.cacheReadTokens)} w ${formatTokens(turn.usage.cacheWriteTokens)}`
+        : ''),
+    cost ?? '',
+  ].filter(Boolean);
+  const chips = turn.calls
+    .map((c) => `<span class="chip${c.isError ? ' e' : ''}">${c.isError ? '✗' : ''}${esc(c.name)}</span>`)
+    .join('');
+  const preview =
+    turn.calls.length === 0 && turn.text
+      ? ` <span class="dim">${esc(oneLine(turn.text).slice(0, 90))}</span>`
+      : '';
+  const body: string[] = [];
+  if (turn.errorMessage) body.push(`<div class="merr">Model error: ${esc(turn.errorMessage)}</div>`);
+  if (turn.thinking)
+    body.push(`<details><summary class="lbl">Reasoning</summary>${pre(turn.thinking)}</details>`);
+  if (turn.text) body.push(`<div class="md">${renderMarkdown(turn.text)}</div>`);
+  for (const call of turn.calls) body.push(callHtml(call));
+  return (
+    `<details class="turn${failed ? ' failed' : ''}" id="turn-${turn.index}" data-tools="${esc(tools.join(' '))}"` +
+    ` data-ctx="${contextTokens(turn.usage)}" data-out="${turn.usage.outputTokens}">` +
+    `<summary><span class="n">Turn ${turn.index}</span><span class="meta">${meta.join(' · ')}</span>` +
+    `<span class="chips">${chips}</span>${preview}</summary><div class="tb">${body.join('')}</div></details>`
+  );
+}
+
+function eventHtml(event: EventLine): string {
+  const fields = Object.entries(event)
+    .filter(([k]) => k !== 'type' && k !== 'event' && k !== 'timestamp')
+    .map(([k, v]) => `${esc(k)}=${esc(typeof v === 'string' ? v : safeJson(v))}`)
+    .join(' ');
+  const isError = event.event === 'error' || event.event === 'cancel';
+  return `<div class="event${isError ? ' e' : ''}"><span class="ek">${esc(String(event.event))}</span>${fields}</div>`;
+}
+
+function headerHtml(view: RunView): string {
+  const conclusion = view.conclusion ?? 'incomplete';
+  const cls = GOOD.has(conclusion) ? 'o-ok' : BAD.has(conclusion) || !view.complete ? 'o-bad' : 'o-other';
+  const calls = Object.values(view.tools).reduce((n, t) => n + t.calls, 0);
+  const errors = Object.values(view.tools).reduce((n, t) => n + t.errors, 0);
+  const t = view.totals;
+  const facts: [string, string][] = [
+    [
+      view.models.length > 1 ? 'Models' : 'Model',
+      view.models.map((m) => `<code>${esc(m)}</code>`).join(', ') || '(none)',
+    ],
+  ];
+  if (view.repository) facts.push(['Repository', esc(view.repository)]);
+  if (view.trigger) facts.push(['Trigger', esc(view.trigger)]);
+  if (view.startedAt !== undefined) facts.push(['Started', esc(new Date(view.startedAt).toISOString())]);
+  facts.push(['Duration', formatDuration(view.durationMs)]);
+  facts.push(['Turns', String(view.turns.length)]);
+  facts.push(['Tool calls', `${calls} (${plural(errors, 'error')})`]);
+  facts.push([
+    'Tokens',
+    `input ${formatTokens(t.inputTokens)} · output ${formatTokens(t.outputTokens)} · cache read ${formatTokens(
+      t.cacheReadTokens,
+    )} · cache write ${formatTokens(t.cacheWriteTokens)}`,
+  ]);
+  const cost = formatCost(t.costUsd);
+  facts.push(['Cost', cost ? `${cost} (estimated)` : 'unknown (no price for this model)']);
+  const s: Record<string, unknown> = view.summary ?? {};
+  if (typeof s.branch === 'string') facts.push(['Branch', `<code>${esc(s.branch)}</code>`]);
+  if (typeof s.commitSha === 'string') facts.push(['Commit', `<code>${esc(s.commitSha)}</code>`]);
+  if (typeof s.prUrl === 'string' && /^https?:\/\//.test(s.prUrl)) {
+    facts.push(['Pull request', `<a href="${esc(s.prUrl)}" rel="noopener noreferrer">${esc(s.prUrl)}</a>`]);
+  }
+  const parts = [
+    `<h1>patchloop run <span class="badge ${cls}">${esc(conclusion)}</span></h1>`,
+    `<dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`,
+  ];
+  if (view.errors.length) {
+    const items = view.errors.map((e) => {
+      const where = e.turn !== undefined ? `<a href="#turn-${e.turn}">turn ${e.turn}</a>` : esc(e.source);
+      return `<li>${where}${e.tool ? ` · <code>${esc(e.tool)}</code>` : ''}: ${esc(e.message)}</li>`;
+    });
+    parts.push(
+      `<div class="box errors"><b>Errors (${view.errors.length})</b><ul>${items.join('')}</ul></div>`,
+    );
+  }
+  if (view.warnings.length) {
+    parts.push(
+      `<div class="box warnings"><b>About this transcript</b><ul>${view.warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></div>`,
+    );
+  }
+  return parts.join('');
+}
+
+function controlsHtml(view: RunView): string {
+  const options = Object.keys(view.tools)
+    .sort()
+    .map((name) => `<option value="${esc(name)}">${esc(name)} (${view.tools[name]!.calls})</option>`)
+    .join('');
+  return (
+    `<div class="controls"><label>Show <select id="f-kind"><option value="all">all turns</option>` +
+    `<option value="errors">only errors</option></select></label>` +
+    `<label>Tool <select id="f-tool"><option value="">any tool</option>${options}</select></label>` +
+    `<button type="button" id="expand">Expand all</button><button type="button" id="collapse">Collapse all</button>` +
+    `<span id="f-count" class="dim"></span></div>`
+  );
+}
+
+export function renderHtml(view: RunView, options: HtmlOptions = {}): string {
+  const title = `patchloop run ${view.id ?? ''} — ${view.conclusion ?? 'incomplete'}`;
+  const scriptHash = createHash('sha256').update(PAGE_SCRIPT).digest('base64');
+  const csp = `default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'; base-uri 'none'; form-action 'none'`;
+  const body: string[] = [headerHtml(view)];
+  if (view.turns.length) {
+    body.push(
+      `<h2>Tokens per turn</h2>${tokensChartSvg(view.turns.map((t) => t.usage))}` +
+        `<div class="legend"><i class="c-ctx" style="background:var(--ctx)"></i>context read (input + cache)` +
+        `<i style="background:var(--out)"></i>output <span id="chart-tip"></span></div>`,
+    );
+  }
+  const last = view.turns[view.turns.length - 1];
+  if (last && last.calls.length === 0 && last.text) {
+    body.push(`<h2>Final message</h2><div class="md box">${renderMarkdown(last.text)}</div>`);
+  }
+  body.push('<h2>Timeline</h2>', controlsHtml(view));
+  for (const item of view.timeline) {
+    if (item.kind === 'turn') body.push(turnHtml(item.turn));
+    else if (item.kind === 'event') body.push(eventHtml(item.event));
+    else if (item.kind === 'task') {
+      body.push(
+        `<details class="user" open><summary class="lbl">Task</summary><div class="md">${renderMarkdown(item.text)}</div></details>`,
+      );
+    } else
+      body.push(
+        `<div class="user"><div class="lbl">User</div><div class="md">${renderMarkdown(item.text)}</div></div>`,
+      );
+  }
+  const made = options.generatedAt ? ` on ${esc(options.generatedAt.toISOString())}` : '';
+  body.push(
+    `<footer>Exported by patchloop${options.source ? ` from ${esc(options.source)}` : ''}${made}.</footer>`,
+  );
+  const page = [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
+    '<meta name="viewport" content="width=device-width,initial-scale=1">',
+    '<meta name="referrer" content="no-referrer">',
+    `<title>${esc(title)}</title>`,
+    `<style>${PAGE_CSS}</style></head>`,
+    `<body><div class="wrap">${body.join('\n')}</div>`,
+    `<script>${PAGE_SCRIPT}</script>`,
+    '</body></html>',
+    '',
+  ].join('\n');
+  return options.redact ? options.redact(page) : page;
+}

@@ -1,0 +1,53 @@
+import type { AgentTool } from '../protocol/tool.js';
+import { formatCommandResult, type CommandDetails } from './command-output.js';
+import { runCommand, type CommandSandbox } from './process.js';
+import { DEFAULT_LIMITS } from './truncate.js';
+import type { Workspace } from './workspace.js';
+
+export interface BashArgs {
+  command: string;
+  timeout?: number;
+}
+
+export interface BashOptions {
+  env?: NodeJS.ProcessEnv;
+  sandbox?: CommandSandbox;
+  artifactsDir?: string;
+}
+
+export const DEFAULT_BASH_TIMEOUT_S = 120;
+export const MAX_BASH_TIMEOUT_S = 1800;
+
+export function createBashTool(ws: Workspace, options: BashOptions = {}): AgentTool<BashArgs, CommandDetails> {
+  return {
+    name: 'bash',
+    description:
+      'Run `bash -c command` in the workspace root (no stdin, no secrets in the environment). ' +
+      'Returns the exit code and the last 2000 lines / 50 KB of stdout+stderr. `timeout` in seconds ' +
+      `(default ${DEFAULT_BASH_TIMEOUT_S}, max ${MAX_BASH_TIMEOUT_S}) kills all it started.`,
+    parameters: {
+      type: 'object',
+      properties: {
+        command: { type: 'string', minLength: 1 },
+        timeout: { type: 'number', exclusiveMinimum: 0, maximum: MAX_BASH_TIMEOUT_S },
+      },
+      required: ['command'],
+      additionalProperties: false,
+    },
+    async execute(args, { signal, onUpdate }) {
+      const result = await runCommand({
+        command: args.command,
+        cwd: ws.root,
+        env: options.env,
+        sandbox: options.sandbox,
+        timeoutMs: (args.timeout ?? DEFAULT_BASH_TIMEOUT_S) * 1000,
+        signal,
+        limits: DEFAULT_LIMITS,
+        artifactsDir: options.artifactsDir,
+        name: 'bash',
+        onProgress: onUpdate ? (tail) => onUpdate({ content: [{ type: 'text', text: tail }] }) : undefined,
+      });
+      return formatCommandResult(args.command, result);
+    },
+  };
+}

@@ -1,0 +1,183 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { scrubEnv } from './env.js';
+import { OutputBuffer, type CapturedOutput } from './output-buffer.js';
+import { killGroup, liveMembers, signalGroup, type SignalGroup } from './process-group.js';
+import { DEFAULT_LIMITS, type TruncationLimits } from './truncate.js';
+
+export interface CommandSpec {
+  command: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface CommandSandbox {
+  /** Rewrites how a shell command is launched (e.g. under another uid). */
+  wrap(spec: CommandSpec): { file: string; args: string[]; env: NodeJS.ProcessEnv; uid?: number; gid?: number };
+  /** Signals a process group the sandbox started, when the caller itself may not (another uid). */
+  signal?: SignalGroup;
+}
+
+export interface RunCommandOptions {
+  command: string;
+  cwd: string;
+  /** Base environment; it is scrubbed of secrets before use. Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  sandbox?: CommandSandbox;
+  /** Past these the full output is saved to a file in `artifactsDir`. */
+  limits?: TruncationLimits;
+  /** Where full output is saved when it is cut. Default: the system temp folder. */
+  artifactsDir?: string;
+  /** Prefix of the saved output file's name. */
+  name?: string;
+  /** Bytes of output tail kept in memory. */
+  memoryBytes?: number;
+  /** Time between SIGTERM and SIGKILL. */
+  killGraceMs?: number;
+  /** Called as output arrives (at most every `progressMs`) with the latest tail, for progress UIs. */
+  onProgress?: (tail: string) => void;
+  progressMs?: number;
+}
+
+export interface CommandResult extends CapturedOutput {
+  /** null when the command was ended by a signal or never started. */
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  aborted: boolean;
+  /** Set when the command could not be started at all. */
+  spawnError?: string;
+  durationMs: number;
+  /** Pid of the launched process, which is also its process group id. */
+  pid?: number;
+}
+
+export const DEFAULT_KILL_GRACE_MS = 1000;
+const DEFAULT_MEMORY_BYTES = 256 * 1024;
+/** After the command exits, how long its output pipes may stay open (held by an escaped daemon). */
+const PIPE_CLOSE_WAIT_MS = 500;
+
+const shell = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+
+/**
+ * Runs a shell command in its own process group, with a scrubbed environment, stdin from
+ * /dev/null and output captured in bounded memory. Timeout and abort kill the whole group; so
+ * does the command's own exit (no background process outlives it). Never throws.
+ */
+export async function runCommand(options: RunCommandOptions): Promise<CommandResult> {
+  const started = Date.now();
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const output = new OutputBuffer({
+    memoryBytes: Math.max(options.memoryBytes ?? DEFAULT_MEMORY_BYTES, limits.maxBytes),
+    limits,
+    spillDir: options.artifactsDir ?? tmpdir(),
+    name: options.name ?? 'command',
+  });
+  const base = { exitCode: null, signal: null, timedOut: false, aborted: false };
+  if (options.signal?.aborted) {
+    return { ...base, ...output.finish(), aborted: true, durationMs: 0 };
+  }
+
+  const env = scrubEnv(options.env ?? process.env);
+  const spec: CommandSpec = { command: options.command, cwd: options.cwd, env };
+  const launch = options.sandbox
+    ? options.sandbox.wrap(spec)
+    : { file: shell, args: ['-c', options.command], env, uid: undefined, gid: undefined };
+  const send: SignalGroup = options.sandbox?.signal ?? signalGroup;
+  const grace = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+
+  let child;
+  try {
+    child = spawn(launch.file, launch.args, {
+      cwd: options.cwd,
+      env: launch.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      uid: launch.uid,
+      gid: launch.gid,
+      windowsHide: true,
+    });
+  } catch (err) {
+    return {
+      ...base,
+      ...output.finish(),
+      spawnError: err instanceof Error ? err.message : String(err),
+      durationMs: Date.now() - started,
+    };
+  }
+  const pid = child.pid;
+  let timedOut = false;
+  let aborted = false;
+  let killing: Promise<void> | undefined;
+  const stop = () => {
+    if (pid !== undefined && !killing) killing = killGroup(pid, grace, send);
+  };
+
+  let lastProgress = 0;
+  let progressTimer: NodeJS.Timeout | undefined;
+  const progress = () => {
+    progressTimer = undefined;
+    lastProgress = Date.now();
+    options.onProgress?.(output.peek(4096));
+  };
+  const onData = (chunk: Buffer) => {
+    output.write(chunk);
+    if (options.onProgress && !progressTimer) {
+      const wait = Math.max(0, lastProgress + (options.progressMs ?? 500) - Date.now());
+      progressTimer = setTimeout(progress, wait);
+    }
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+
+  const pipesClosed = Promise.all([
+    new Promise<void>((r) => child.stdout.once('close', () => r())),
+    new Promise<void>((r) => child.stderr.once('close', () => r())),
+  ]);
+
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: string }>((resolve) => {
+    child.once('error', (err) => resolve({ code: null, signal: null, error: err.message }));
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+
+  const timer =
+    options.timeoutMs !== undefined && options.timeoutMs > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          stop();
+        }, options.timeoutMs)
+      : undefined;
+  const onAbort = () => {
+    aborted = true;
+    stop();
+  };
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  const exit = await exited;
+  if (timer) clearTimeout(timer);
+  options.signal?.removeEventListener('abort', onAbort);
+  // Whatever the command left running in its group goes with it.
+  if (pid !== undefined && liveMembers(pid).length > 0) stop();
+  if (killing) await killing;
+
+  let closeTimer: NodeJS.Timeout | undefined;
+  await Promise.race([pipesClosed, new Promise<void>((r) => (closeTimer = setTimeout(r, PIPE_CLOSE_WAIT_MS)))]);
+  if (closeTimer) clearTimeout(closeTimer);
+  child.stdout.destroy();
+  child.stderr.destroy();
+  if (progressTimer) clearTimeout(progressTimer);
+
+  return {
+    exitCode: exit.code,
+    signal: exit.signal,
+    timedOut,
+    aborted,
+    spawnError: exit.error,
+    durationMs: Date.now() - started,
+    pid,
+    ...output.finish(),
+  };
+}

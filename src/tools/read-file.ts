@@ -1,0 +1,192 @@
+import { open, readFile, stat } from 'node:fs/promises';
+import { ToolError, type AgentTool } from '../protocol/tool.js';
+import { classify, SNIFF_BYTES } from './file-kind.js';
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes, utf8Head } from './truncate.js';
+import type { Workspace } from './workspace.js';
+
+export interface ReadFileArgs {
+  path: string;
+  offset?: number;
+  limit?: number;
+}
+
+export interface ReadFileDetails {
+  path: string;
+  kind: 'text' | 'image';
+  startLine?: number;
+  endLine?: number;
+  totalLines?: number;
+  truncated: boolean;
+}
+
+/** Anthropic's per-image limit; larger images would fail the next request. */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+const CHUNK = 64 * 1024;
+
+interface Window {
+  lines: string[];
+  totalLines: number;
+  /** Why reading stopped before the end of the file, if it did. */
+  stoppedBy?: 'lines' | 'bytes' | 'long-line';
+}
+
+/**
+ * Reads lines [start, start + maxLines) within maxBytes, streaming, and counts every line of the
+ * file, so a huge file never sits in memory.
+ */
+async function readWindow(path: string, start: number, maxLines: number, maxBytes: number): Promise<Window> {
+  const handle = await open(path, 'r');
+  const buf = Buffer.allocUnsafe(CHUNK);
+  const lines: string[] = [];
+  const decoder = new TextDecoder('utf-8', { fatal: false });
+  let lineNo = 1;
+  let parts: Buffer[] = [];
+  let partBytes = 0;
+  let pending = false;
+  let usedBytes = 0;
+  let stoppedBy: Window['stoppedBy'];
+
+  const collecting = () => stoppedBy === undefined && lineNo >= start;
+  const finishLine = () => {
+    let text = decoder.decode(Buffer.concat(parts));
+    parts = [];
+    partBytes = 0;
+    if (text.endsWith('\r')) text = text.slice(0, -1);
+    if (lines.length >= maxLines) {
+      stoppedBy = 'lines';
+      return;
+    }
+    const size = Buffer.byteLength(text, 'utf8') + (lines.length > 0 ? 1 : 0);
+    if (usedBytes + size > maxBytes) {
+      if (lines.length === 0) {
+        lines.push(utf8Head(text, maxBytes));
+        stoppedBy = 'long-line';
+      } else stoppedBy = 'bytes';
+      return;
+    }
+    lines.push(text);
+    usedBytes += size;
+  };
+
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(buf, 0, CHUNK, null);
+      if (bytesRead === 0) break;
+      let pos = 0;
+      while (pos < bytesRead) {
+        const nl = buf.indexOf(10, pos);
+        const end = nl === -1 || nl >= bytesRead ? bytesRead : nl;
+        if (end > pos) pending = true;
+        // Past maxBytes + 4 the line is cut anyway; keeping more would only hold memory.
+        if (collecting() && partBytes <= maxBytes + 4) {
+          parts.push(Buffer.from(buf.subarray(pos, end)));
+          partBytes += end - pos;
+        }
+        if (end === bytesRead) break;
+        if (collecting()) finishLine();
+        pending = false;
+        lineNo++;
+        pos = end + 1;
+      }
+    }
+    if (pending && collecting()) finishLine();
+  } finally {
+    await handle.close();
+  }
+  return { lines, totalLines: pending ? lineNo : lineNo - 1, stoppedBy };
+}
+
+export function createReadFileTool(ws: Workspace): AgentTool<ReadFileArgs, ReadFileDetails> {
+  return {
+    name: 'read_file',
+    description:
+      'Read a text file: at most 2000 lines / 50 KB from `offset` (1-based line); when cut, a notice gives the ' +
+      'offset to continue. Images (png, jpeg, gif, webp) return as images; other binary files are refused.',
+    readOnly: true,
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string' },
+        offset: { type: 'integer', minimum: 1 },
+        limit: { type: 'integer', minimum: 1 },
+      },
+      required: ['path'],
+      additionalProperties: false,
+    },
+    async execute(args) {
+      if (args.path.trim() === '') throw new ToolError('`path` is empty; give a file path relative to the workspace root.');
+      const target = await ws.resolve(args.path, 'read');
+      const shown = target.rel;
+      if (!target.exists) throw new ToolError(`File not found: ${shown}. Use find_files or list_dir to see what exists.`);
+      const info = await stat(target.real);
+      if (info.isDirectory()) throw new ToolError(`${shown} is a directory; use list_dir to see its entries.`);
+      if (!info.isFile()) throw new ToolError(`${shown} is not a regular file (a device, socket or pipe); it is not read.`);
+
+      const handle = await open(target.real, 'r');
+      const head = Buffer.alloc(Math.min(SNIFF_BYTES, info.size));
+      try {
+        await handle.read(head, 0, head.length, 0);
+      } finally {
+        await handle.close();
+      }
+      const kind = classify(head);
+      if (kind.kind === 'image') {
+        if (info.size > MAX_IMAGE_BYTES) {
+          throw new ToolError(
+            `${shown} is an image of ${formatBytes(info.size)}, over the ${formatBytes(MAX_IMAGE_BYTES)} that can be shown.`,
+          );
+        }
+        const data = (await readFile(target.real)).toString('base64');
+        return {
+          content: [
+            { type: 'text', text: `Image ${shown} (${kind.mimeType}, ${formatBytes(info.size)}):` },
+            { type: 'image', data, mimeType: kind.mimeType },
+          ],
+          details: { path: shown, kind: 'image', truncated: false },
+        };
+      }
+      if (kind.kind === 'binary') {
+        throw new ToolError(
+          `${shown} looks like a binary file (${kind.reason}; ${formatBytes(info.size)}), so it is not shown as text.`,
+        );
+      }
+
+      const start = args.offset ?? 1;
+      const maxLines = Math.min(args.limit ?? DEFAULT_MAX_LINES, DEFAULT_MAX_LINES);
+      const win = await readWindow(target.real, start, maxLines, DEFAULT_MAX_BYTES);
+      if (win.totalLines === 0) {
+        return {
+          content: [{ type: 'text', text: `[${shown} is empty.]` }],
+          details: { path: shown, kind: 'text', totalLines: 0, truncated: false },
+        };
+      }
+      if (start > win.totalLines) {
+        throw new ToolError(
+          `offset ${start} is past the end of ${shown}, which has ${win.totalLines} line${win.totalLines === 1 ? '' : 's'}.`,
+        );
+      }
+      const end = start + win.lines.length - 1;
+      if (start === 1 && win.lines[0]?.startsWith('\uFEFF')) win.lines[0] = win.lines[0].slice(1);
+      let text = win.lines.join('\n');
+      const more = end < win.totalLines;
+      if (win.stoppedBy === 'long-line') {
+        text += `\n\n[Line ${start} is longer than ${formatBytes(DEFAULT_MAX_BYTES)}; only its start is shown.`;
+        text += more ? ` Use offset=${start + 1} to continue after it.]` : ']';
+      } else if (more) {
+        const why = win.stoppedBy === 'bytes' ? ` (${formatBytes(DEFAULT_MAX_BYTES)} limit)` : '';
+        text += `\n\n[Showing lines ${start}-${end} of ${win.totalLines}${why}. Use offset=${end + 1} to continue.]`;
+      }
+      return {
+        content: [{ type: 'text', text }],
+        details: {
+          path: shown,
+          kind: 'text',
+          startLine: start,
+          endLine: end,
+          totalLines: win.totalLines,
+          truncated: more || win.stoppedBy === 'long-line',
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { createTimeline, describeArgs } from '../../src/cli/timeline.js';
+import type { ToolCall, ToolResultMessage } from '../../src/protocol/types.js';
+import { emptyUsage } from '../../src/protocol/types.js';
+import { turn } from '../agent/helpers.js';
+
+function sink(isTTY: boolean) {
+  const chunks: string[] = [];
+  return { out: { isTTY, write: (t: string) => chunks.push(t) }, text: () => chunks.join('') };
+}
+
+const call: ToolCall = { type: 'toolCall', id: 'c1', name: 'read_file', input: { path: 'src/math.js' } };
+const ok: ToolResultMessage = {
+  role: 'toolResult',
+  toolCallId: 'c1',
+  toolName: 'read_file',
+  content: [{ type: 'text', text: 'export function divide' }],
+  isError: false,
+  timestamp: 0,
+};
+
+describe('the live timeline', () => {
+  it('prints plain lines without control sequences when not on a terminal', () => {
+    const s = sink(false);
+    const t = createTimeline(s.out);
+    t.onEvent({ type: 'turn_start', turn: 1, model: 'claude-sonnet-4-5' });
+    t.onEvent({ type: 'tool_start', turn: 1, call });
+    t.onEvent({ type: 'tool_end', turn: 1, call, result: ok, durationMs: 3 });
+    const bad = {
+      ...ok,
+      isError: true,
+      content: [{ type: 'text' as const, text: 'Missing "path"\n\u001b[31mred' }],
+    };
+    t.onEvent({ type: 'tool_end', turn: 1, call: { ...call, input: '{bad' }, result: bad, durationMs: 1500 });
+    t.onEvent({
+      type: 'turn_end',
+      turn: 2,
+      message: turn({ text: 'Done.\nAll tests pass.' }),
+      usage: emptyUsage(),
+    });
+    const tests = { ...call, id: 'c2', name: 'run_tests', input: {} };
+    const failed = {
+      ...bad,
+      content: [{ type: 'text' as const, text: '$ npm test\nExit code 1 (0.2 s).\n\u001b[31mnot ok' }],
+    };
+    t.onEvent({ type: 'tool_end', turn: 1, call: tests, result: failed, durationMs: 200 });
+    t.onEvent({ type: 'budget', budget: 'turns', limit: 3, used: 3 });
+    t.close();
+    expect(s.text()).toBe(
+      [
+        'turn 1 · claude-sonnet-4-5',
+        '  ✓ read_file src/math.js (3 ms)',
+        '  ✗ read_file {bad (1.5 s): Missing "path"',
+        '  “Done. All tests pass.”',
+        '  ✗ run_tests (200 ms): Exit code 1 (0.2 s).',
+        '  ■ turns budget used up',
+        '',
+      ].join('\n'),
+    );
+    expect(s.text()).not.toContain('\u001b');
+  });
+
+  it('draws and clears a status line with a spinner on a terminal', () => {
+    const s = sink(true);
+    let now = 1000;
+    const t = createTimeline(s.out, { now: () => now });
+    t.onEvent({ type: 'tool_start', turn: 1, call });
+    now += 2500;
+    t.onEvent({ type: 'tool_end', turn: 1, call, result: ok, durationMs: 2500 });
+    t.close();
+    const text = s.text();
+    expect(text).toContain('⠋ read_file src/math.js (0.0 s)');
+    expect(text).toContain('\r\u001b[2K  ✓ read_file src/math.js (2.5 s)\n');
+    expect(text.endsWith('\n')).toBe(true);
+  });
+
+  it('shows the most telling argument of a call', () => {
+    expect(describeArgs({ ...call, input: { pattern: 'divide', glob: '*.js' } })).toBe('divide');
+    expect(describeArgs({ ...call, name: 'run_tests', input: {} })).toBe('');
+    expect(describeArgs({ ...call, input: { limit: 5 } })).toBe('{"limit":5}');
+  });
+});

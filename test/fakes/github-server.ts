@@ -1,0 +1,808 @@
+// A loopback server that speaks GitHub's REST wire format for the routes patchloop uses, with
+// in-memory state, a request log and fault injection. Octokit (or anything else) points at it
+// with `baseUrl`; the action under test gets it through GITHUB_API_URL.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeUser {
+  login: string;
+  id: number;
+  type: 'User' | 'Bot' | 'Organization';
+}
+
+export interface FakeComment {
+  id: number;
+  node_id: string;
+  body: string;
+  user: FakeUser;
+  created_at: string;
+  updated_at: string;
+  html_url: string;
+  issue_url: string;
+  url: string;
+  author_association: string;
+}
+
+export interface FakeReviewComment extends Omit<FakeComment, 'issue_url'> {
+  pull_request_review_id: number;
+  path: string;
+  line: number | null;
+  original_line: number | null;
+  start_line: number | null;
+  side: 'LEFT' | 'RIGHT';
+  diff_hunk: string;
+  commit_id: string;
+  pull_request_url: string;
+  in_reply_to_id?: number;
+}
+
+export interface FakeRef {
+  ref: string;
+  sha: string;
+  label: string;
+  repo: { full_name: string; name: string; owner: { login: string }; fork: boolean; clone_url: string };
+}
+
+export interface FakeIssue {
+  number: number;
+  title: string;
+  body: string | null;
+  user: FakeUser;
+  state: 'open' | 'closed';
+  labels: { name: string }[];
+  created_at: string;
+  updated_at: string;
+  html_url: string;
+  pull_request?: { url: string; html_url: string };
+}
+
+export interface FakePull {
+  number: number;
+  title: string;
+  body: string | null;
+  user: FakeUser;
+  state: 'open' | 'closed';
+  draft: boolean;
+  head: FakeRef;
+  base: FakeRef;
+  html_url: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FakeJob {
+  id: number;
+  run_id: number;
+  name: string;
+  status: 'completed' | 'in_progress' | 'queued';
+  conclusion: 'success' | 'failure' | 'cancelled' | 'skipped' | 'timed_out' | null;
+  html_url: string;
+  steps: { name: string; number: number; status: string; conclusion: string | null }[];
+}
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  body: unknown;
+  status: number;
+  /** Date.now() when the request arrived */
+  at: number;
+}
+
+export interface Fault {
+  method?: string;
+  /** Matched against the path (without query). */
+  path: RegExp;
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** How many matching requests fail; Infinity for all of them. */
+  times: number;
+}
+
+type Handler = (req: ParsedRequest) => Reply | Promise<Reply>;
+
+export interface ParsedRequest {
+  method: string;
+  path: string;
+  params: string[];
+  query: URLSearchParams;
+  body: unknown;
+  user: FakeUser;
+  headers: IncomingMessage['headers'];
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface FakeGitHubOptions {
+  owner?: string;
+  repo?: string;
+  defaultBranch?: string;
+  /** Tokens the server accepts and whom they authenticate as; any other token gets 401. */
+  tokens?: Record<string, FakeUser>;
+  /** Clock for created_at / updated_at of things made through the API. */
+  now?: () => Date;
+}
+
+export const ACTIONS_BOT: FakeUser = { login: 'github-actions[bot]', id: 41898282, type: 'Bot' };
+
+const SECONDARY_RATE_LIMIT_MESSAGE =
+  'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID ABCD:1234.';
+export const ACTIONS_MAY_NOT_CREATE_PRS =
+  'GitHub Actions is not permitted to create or approve pull requests.';
+
+export class FakeGitHub {
+  readonly owner: string;
+  readonly repo: string;
+  readonly defaultBranch: string;
+  readonly requests: LoggedRequest[] = [];
+  readonly issues = new Map<number, FakeIssue>();
+  readonly pulls = new Map<number, FakePull>();
+  readonly issueComments: FakeComment[] = [];
+  readonly reviewComments: FakeReviewComment[] = [];
+  readonly reactions: {
+    subject: 'issue' | 'issue-comment' | 'review-comment';
+    id: number;
+    content: string;
+    user: string;
+  }[] = [];
+  readonly permissions = new Map<string, { permission: string; role_name: string }>();
+  readonly jobs = new Map<number, FakeJob[]>();
+  readonly jobLogs = new Map<number, string>();
+  private readonly faults: Fault[] = [];
+  private readonly overrides: { method: string; path: RegExp; handler: Handler }[] = [];
+  private readonly tokens: Record<string, FakeUser>;
+  private readonly now: () => Date;
+  private nextNumber = 1;
+  private nextId = 1000;
+  private server?: Server;
+  url = '';
+
+  constructor(options: FakeGitHubOptions = {}) {
+    this.owner = options.owner ?? 'octo';
+    this.repo = options.repo ?? 'demo';
+    this.defaultBranch = options.defaultBranch ?? 'main';
+    this.tokens = options.tokens ?? { ghs_faketoken: ACTIONS_BOT };
+    this.now = options.now ?? (() => new Date());
+  }
+
+  get fullName(): string {
+    return `${this.owner}/${this.repo}`;
+  }
+
+  get htmlBase(): string {
+    return `https://github.com/${this.fullName}`;
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((err: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: `fake server error: ${String(err)}` }));
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.server) return;
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    this.server = undefined;
+  }
+
+  // ---- state set-up ----------------------------------------------------------------------
+
+  user(login: string, type: FakeUser['type'] = login.endsWith('[bot]') ? 'Bot' : 'User'): FakeUser {
+    let h = 0;
+    for (const ch of login) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+    return { login, id: (h % 9_000_000) + 1000, type };
+  }
+
+  setPermission(login: string, permission: string, roleName?: string): void {
+    const legacy =
+      ({ maintain: 'write', triage: 'read' } as Record<string, string>)[permission] ?? permission;
+    this.permissions.set(login.toLowerCase(), { permission: legacy, role_name: roleName ?? permission });
+  }
+
+  addIssue(input: {
+    title: string;
+    body?: string | null;
+    author?: string;
+    labels?: string[];
+    createdAt?: string;
+  }): FakeIssue {
+    const number = this.nextNumber++;
+    const at = input.createdAt ?? this.stamp();
+    const issue: FakeIssue = {
+      number,
+      title: input.title,
+      body: input.body ?? null,
+      user: this.user(input.author ?? 'alice'),
+      state: 'open',
+      labels: (input.labels ?? []).map((name) => ({ name })),
+      created_at: at,
+      updated_at: at,
+      html_url: `${this.htmlBase}/issues/${number}`,
+    };
+    this.issues.set(number, issue);
+    return issue;
+  }
+
+  addPull(input: {
+    title: string;
+    body?: string | null;
+    author?: string;
+    head: string;
+    headSha?: string;
+    base?: string;
+    baseSha?: string;
+    /** Owner/name of the head repository when the PR comes from a fork. */
+    forkRepo?: string;
+    createdAt?: string;
+  }): FakePull {
+    const issue = this.addIssue({
+      title: input.title,
+      body: input.body,
+      author: input.author,
+      createdAt: input.createdAt,
+    });
+    issue.html_url = `${this.htmlBase}/pull/${issue.number}`;
+    issue.pull_request = {
+      url: `${this.url}/repos/${this.fullName}/pulls/${issue.number}`,
+      html_url: issue.html_url,
+    };
+    const pull: FakePull = {
+      number: issue.number,
+      title: input.title,
+      body: input.body ?? null,
+      user: issue.user,
+      state: 'open',
+      draft: false,
+      head: this.ref(input.head, input.headSha ?? '0'.repeat(40), input.forkRepo),
+      base: this.ref(input.base ?? this.defaultBranch, input.baseSha ?? '0'.repeat(40)),
+      html_url: issue.html_url,
+      created_at: issue.created_at,
+      updated_at: issue.updated_at,
+    };
+    this.pulls.set(pull.number, pull);
+    return pull;
+  }
+
+  addComment(
+    issueNumber: number,
+    input: { body: string; author?: string; createdAt?: string; updatedAt?: string },
+  ): FakeComment {
+    const id = this.nextId++;
+    const at = input.createdAt ?? this.stamp();
+    const comment: FakeComment = {
+      id,
+      node_id: `IC_${id}`,
+      body: input.body,
+      user: this.user(input.author ?? 'alice'),
+      created_at: at,
+      updated_at: input.updatedAt ?? at,
+      html_url: `${this.htmlBase}/issues/${issueNumber}#issuecomment-${id}`,
+      issue_url: `${this.url}/repos/${this.fullName}/issues/${issueNumber}`,
+      url: `${this.url}/repos/${this.fullName}/issues/comments/${id}`,
+      author_association: 'OWNER',
+    };
+    this.issueComments.push(comment);
+    return comment;
+  }
+
+  addReviewComment(
+    pullNumber: number,
+    input: {
+      body: string;
+      author?: string;
+      path: string;
+      line?: number;
+      diffHunk: string;
+      commitId?: string;
+      createdAt?: string;
+    },
+  ): FakeReviewComment {
+    const id = this.nextId++;
+    const at = input.createdAt ?? this.stamp();
+    const comment: FakeReviewComment = {
+      id,
+      node_id: `PRRC_${id}`,
+      body: input.body,
+      user: this.user(input.author ?? 'alice'),
+      created_at: at,
+      updated_at: at,
+      html_url: `${this.htmlBase}/pull/${pullNumber}#discussion_r${id}`,
+      url: `${this.url}/repos/${this.fullName}/pulls/comments/${id}`,
+      pull_request_url: `${this.url}/repos/${this.fullName}/pulls/${pullNumber}`,
+      author_association: 'OWNER',
+      pull_request_review_id: this.nextId++,
+      path: input.path,
+      line: input.line ?? null,
+      original_line: input.line ?? null,
+      start_line: null,
+      side: 'RIGHT',
+      diff_hunk: input.diffHunk,
+      commit_id: input.commitId ?? '0'.repeat(40),
+    };
+    this.reviewComments.push(comment);
+    return comment;
+  }
+
+  /** Registers a workflow run's jobs; `log` is served as that job's log text. */
+  addWorkflowRun(
+    runId: number,
+    jobs: {
+      name: string;
+      conclusion: FakeJob['conclusion'];
+      steps?: { name: string; conclusion: string | null }[];
+      log?: string;
+    }[],
+  ): FakeJob[] {
+    const made = jobs.map((j) => {
+      const job: FakeJob = {
+        id: this.nextId++,
+        run_id: runId,
+        name: j.name,
+        status: 'completed',
+        conclusion: j.conclusion,
+        html_url: `${this.htmlBase}/actions/runs/${runId}/job/${this.nextId}`,
+        steps: (j.steps ?? []).map((s, i) => ({
+          name: s.name,
+          number: i + 1,
+          status: 'completed',
+          conclusion: s.conclusion,
+        })),
+      };
+      if (j.log !== undefined) this.jobLogs.set(job.id, j.log);
+      return job;
+    });
+    this.jobs.set(runId, [...(this.jobs.get(runId) ?? []), ...made]);
+    return made;
+  }
+
+  // ---- faults and canned responses -------------------------------------------------------
+
+  /** The next `times` requests matching `path` (and `method`) get `status` instead of an answer. */
+  fail(fault: Omit<Fault, 'times'> & { times?: number }): void {
+    this.faults.push({ times: 1, ...fault });
+  }
+
+  /** GitHub's secondary rate limit: 403 with `retry-after` (seconds). */
+  secondaryRateLimit(
+    path: RegExp,
+    options: { method?: string; retryAfter?: number; times?: number } = {},
+  ): void {
+    this.fail({
+      method: options.method,
+      path,
+      status: 403,
+      times: options.times ?? 1,
+      headers: { 'retry-after': String(options.retryAfter ?? 1) },
+      body: {
+        message: SECONDARY_RATE_LIMIT_MESSAGE,
+        documentation_url:
+          'https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+        status: '403',
+      },
+    });
+  }
+
+  /** The organisation setting that keeps GITHUB_TOKEN from opening PRs. */
+  forbidPullRequestCreation(): void {
+    this.fail({
+      method: 'POST',
+      path: /^\/repos\/[^/]+\/[^/]+\/pulls$/,
+      status: 403,
+      times: Infinity,
+      body: {
+        message: ACTIONS_MAY_NOT_CREATE_PRS,
+        documentation_url: 'https://docs.github.com/rest/pulls/pulls#create-a-pull-request',
+        status: '403',
+      },
+    });
+  }
+
+  /** Replaces the answer of a route with a handler of the test's own. */
+  override(method: string, path: RegExp, handler: Handler): void {
+    this.overrides.unshift({ method, path, handler });
+  }
+
+  // ---- queries for assertions -------------------------------------------------------------
+
+  commentsOn(issueNumber: number): FakeComment[] {
+    return this.issueComments.filter((c) => c.issue_url.endsWith(`/issues/${issueNumber}`));
+  }
+
+  requestsTo(method: string, path: RegExp): LoggedRequest[] {
+    return this.requests.filter((r) => r.method === method && path.test(r.path));
+  }
+
+  // ---- the wire -----------------------------------------------------------------------------
+
+  private stamp(): string {
+    return this.now()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z');
+  }
+
+  private ref(branch: string, sha: string, forkRepo?: string): FakeRef {
+    const full = forkRepo ?? this.fullName;
+    const [owner, name] = full.split('/') as [string, string];
+    return {
+      ref: branch,
+      sha,
+      label: `${owner}:${branch}`,
+      repo: {
+        full_name: full,
+        name,
+        owner: { login: owner },
+        fork: forkRepo !== undefined,
+        clone_url: `https://github.com/${full}.git`,
+      },
+    };
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    let body: unknown = undefined;
+    if (raw) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        body = raw;
+      }
+    }
+    const method = req.method ?? 'GET';
+    const path = url.pathname;
+    const at = Date.now();
+    const send = (reply: Reply): void => {
+      this.requests.push({
+        method,
+        path,
+        query: url.searchParams,
+        headers: req.headers,
+        body,
+        status: reply.status,
+        at,
+      });
+      const headers: Record<string, string> = {
+        'x-github-api-version-selected': '2022-11-28',
+        'x-ratelimit-limit': '5000',
+        'x-ratelimit-remaining': '4999',
+        'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600),
+        ...reply.headers,
+      };
+      if (reply.body === undefined) {
+        res.writeHead(reply.status, headers);
+        res.end();
+      } else if (typeof reply.body === 'string') {
+        res.writeHead(reply.status, { 'content-type': 'text/plain; charset=utf-8', ...headers });
+        res.end(reply.body);
+      } else {
+        res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+        res.end(JSON.stringify(reply.body));
+      }
+    };
+
+    // Log downloads are served from a separate (unauthenticated) location, as blob storage is.
+    const logMatch = /^\/_logs\/jobs\/(\d+)$/.exec(path);
+    if (logMatch) {
+      const text = this.jobLogs.get(Number(logMatch[1]));
+      return send(text === undefined ? notFound() : { status: 200, body: text });
+    }
+
+    const fault = this.faults.find(
+      (f) => f.times > 0 && f.path.test(path) && (!f.method || f.method === method),
+    );
+    if (fault) {
+      fault.times--;
+      return send({
+        status: fault.status,
+        headers: fault.headers,
+        body: fault.body ?? { message: `injected fault ${fault.status}`, status: String(fault.status) },
+      });
+    }
+
+    const auth = req.headers.authorization ?? '';
+    const token = auth.replace(/^(token|bearer)\s+/i, '');
+    const user = this.tokens[token];
+    if (!user) {
+      return send({
+        status: 401,
+        body: {
+          message: 'Bad credentials',
+          documentation_url: 'https://docs.github.com/rest',
+          status: '401',
+        },
+      });
+    }
+    const parsed: ParsedRequest = {
+      method,
+      path,
+      params: [],
+      query: url.searchParams,
+      body,
+      user,
+      headers: req.headers,
+    };
+    for (const o of this.overrides) {
+      const m = o.method === method ? o.path.exec(path) : null;
+      if (m) return send(await o.handler({ ...parsed, params: m.slice(1) }));
+    }
+    for (const [routeMethod, pattern, handler] of this.routes()) {
+      if (routeMethod !== method) continue;
+      const m = pattern.exec(path);
+      if (m) return send(await handler({ ...parsed, params: m.slice(1) }));
+    }
+    send(notFound());
+  }
+
+  private routes(): [string, RegExp, Handler][] {
+    const repo = `^/repos/${escapeRe(this.owner)}/${escapeRe(this.repo)}`;
+    const r = (s: string): RegExp => new RegExp(`${repo}${s}$`, 'i');
+    return [
+      ['GET', r(''), () => ({ status: 200, body: this.repoJson() })],
+      [
+        'GET',
+        r('/issues/(\\d+)'),
+        (q) => this.withIssue(q.params[0]!, (issue) => ({ status: 200, body: issue })),
+      ],
+      ['GET', r('/issues/(\\d+)/comments'), (q) => this.page(q, this.commentsOn(Number(q.params[0])))],
+      ['POST', r('/issues/(\\d+)/comments'), (q) => this.createComment(q)],
+      [
+        'GET',
+        r('/issues/comments/(\\d+)'),
+        (q) => this.withComment(q.params[0]!, (c) => ({ status: 200, body: c })),
+      ],
+      ['PATCH', r('/issues/comments/(\\d+)'), (q) => this.updateComment(q)],
+      ['POST', r('/issues/comments/(\\d+)/reactions'), (q) => this.react(q, 'issue-comment')],
+      ['POST', r('/issues/(\\d+)/reactions'), (q) => this.react(q, 'issue')],
+      ['POST', r('/pulls/comments/(\\d+)/reactions'), (q) => this.react(q, 'review-comment')],
+      ['GET', r('/pulls/(\\d+)'), (q) => this.withPull(q.params[0]!, (p) => ({ status: 200, body: p }))],
+      [
+        'GET',
+        r('/pulls/(\\d+)/comments'),
+        (q) =>
+          this.page(
+            q,
+            this.reviewComments.filter((c) => c.pull_request_url.endsWith(`/pulls/${q.params[0]}`)),
+          ),
+      ],
+      ['GET', r('/pulls'), (q) => this.listPulls(q)],
+      ['POST', r('/pulls'), (q) => this.createPull(q)],
+      ['GET', r('/collaborators/([^/]+)/permission'), (q) => this.permission(q)],
+      [
+        'GET',
+        r('/actions/runs/(\\d+)/jobs'),
+        (q) => this.page(q, this.jobs.get(Number(q.params[0])) ?? [], 'jobs'),
+      ],
+      [
+        'GET',
+        r('/actions/runs/(\\d+)/attempts/(\\d+)/jobs'),
+        (q) => this.page(q, this.jobs.get(Number(q.params[0])) ?? [], 'jobs'),
+      ],
+      ['GET', r('/actions/jobs/(\\d+)/logs'), (q) => this.jobLogRedirect(q)],
+    ];
+  }
+
+  private repoJson(): Record<string, unknown> {
+    return {
+      id: 1296269,
+      name: this.repo,
+      full_name: this.fullName,
+      owner: { login: this.owner, id: 1, type: 'Organization' },
+      private: false,
+      fork: false,
+      default_branch: this.defaultBranch,
+      html_url: this.htmlBase,
+      clone_url: `${this.htmlBase}.git`,
+    };
+  }
+
+  private page(q: ParsedRequest, items: unknown[], key?: string): Reply {
+    const perPage = Math.min(100, Number(q.query.get('per_page') ?? 30) || 30);
+    const page = Math.max(1, Number(q.query.get('page') ?? 1) || 1);
+    const slice = items.slice((page - 1) * perPage, page * perPage);
+    const headers: Record<string, string> = {};
+    const last = Math.max(1, Math.ceil(items.length / perPage));
+    if (page < last) {
+      const next = new URL(`${this.url}${q.path}`);
+      q.query.forEach((v, k) => next.searchParams.set(k, v));
+      next.searchParams.set('page', String(page + 1));
+      next.searchParams.set('per_page', String(perPage));
+      const lastUrl = new URL(next);
+      lastUrl.searchParams.set('page', String(last));
+      headers.link = `<${next.toString()}>; rel="next", <${lastUrl.toString()}>; rel="last"`;
+    }
+    return { status: 200, headers, body: key ? { total_count: items.length, [key]: slice } : slice };
+  }
+
+  private withIssue(n: string, f: (issue: FakeIssue) => Reply): Reply {
+    const issue = this.issues.get(Number(n));
+    return issue ? f(issue) : notFound();
+  }
+
+  private withPull(n: string, f: (pull: FakePull) => Reply): Reply {
+    const pull = this.pulls.get(Number(n));
+    return pull ? f(pull) : notFound();
+  }
+
+  private withComment(id: string, f: (c: FakeComment) => Reply): Reply {
+    const c = this.issueComments.find((x) => x.id === Number(id));
+    return c ? f(c) : notFound();
+  }
+
+  private createComment(q: ParsedRequest): Reply {
+    const n = Number(q.params[0]);
+    if (!this.issues.has(n)) return notFound();
+    const body = (q.body as { body?: unknown } | undefined)?.body;
+    if (typeof body !== 'string') return invalid('body is missing');
+    if (body.length > 65536) return invalid('Body is too long (maximum is 65536 characters)');
+    const c = this.addComment(n, { body, author: q.user.login });
+    c.user = q.user;
+    c.author_association = 'NONE';
+    return { status: 201, body: c, headers: { location: c.url } };
+  }
+
+  private updateComment(q: ParsedRequest): Reply {
+    return this.withComment(q.params[0]!, (c) => {
+      const body = (q.body as { body?: unknown } | undefined)?.body;
+      if (typeof body !== 'string') return invalid('body is missing');
+      if (body.length > 65536) return invalid('Body is too long (maximum is 65536 characters)');
+      c.body = body;
+      c.updated_at = this.stamp();
+      return { status: 200, body: c };
+    });
+  }
+
+  private react(q: ParsedRequest, subject: 'issue' | 'issue-comment' | 'review-comment'): Reply {
+    const id = Number(q.params[0]);
+    const exists =
+      subject === 'issue'
+        ? this.issues.has(id)
+        : subject === 'issue-comment'
+          ? this.issueComments.some((c) => c.id === id)
+          : this.reviewComments.some((c) => c.id === id);
+    if (!exists) return notFound();
+    const content = (q.body as { content?: unknown } | undefined)?.content;
+    const allowed = ['+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'rocket', 'eyes'];
+    if (typeof content !== 'string' || !allowed.includes(content))
+      return invalid('content is not a valid reaction');
+    const already = this.reactions.find(
+      (r) => r.subject === subject && r.id === id && r.content === content && r.user === q.user.login,
+    );
+    if (!already) this.reactions.push({ subject, id, content, user: q.user.login });
+    return {
+      status: already ? 200 : 201,
+      body: { id: this.nextId++, node_id: 'REA_x', user: q.user, content, created_at: this.stamp() },
+    };
+  }
+
+  private listPulls(q: ParsedRequest): Reply {
+    const head = q.query.get('head');
+    const base = q.query.get('base');
+    const state = q.query.get('state') ?? 'open';
+    const list = [...this.pulls.values()].filter(
+      (p) =>
+        (state === 'all' || p.state === state) &&
+        (!head || p.head.label === head) &&
+        (!base || p.base.ref === base),
+    );
+    return this.page(q, list);
+  }
+
+  private createPull(q: ParsedRequest): Reply {
+    const b = (q.body ?? {}) as {
+      title?: unknown;
+      body?: unknown;
+      head?: unknown;
+      base?: unknown;
+      draft?: unknown;
+    };
+    if (typeof b.head !== 'string' || typeof b.base !== 'string')
+      return invalid('head and base are required');
+    if (typeof b.title !== 'string' || b.title === '') return invalid('title is required');
+    if (typeof b.body === 'string' && b.body.length > 65536)
+      return invalid('body is too long (maximum is 65536 characters)');
+    const headBranch = b.head.includes(':') ? b.head.split(':')[1]! : b.head;
+    const label = b.head.includes(':') ? b.head : `${this.owner}:${b.head}`;
+    const existing = [...this.pulls.values()].find(
+      (p) => p.state === 'open' && p.head.label === label && p.base.ref === b.base,
+    );
+    if (existing) {
+      return {
+        status: 422,
+        body: {
+          message: 'Validation Failed',
+          errors: [
+            {
+              resource: 'PullRequest',
+              code: 'custom',
+              message: `A pull request already exists for ${label}.`,
+            },
+          ],
+          documentation_url: 'https://docs.github.com/rest/pulls/pulls#create-a-pull-request',
+          status: '422',
+        },
+      };
+    }
+    const pull = this.addPull({
+      title: b.title,
+      body: typeof b.body === 'string' ? b.body : null,
+      author: q.user.login,
+      head: headBranch,
+      base: b.base,
+    });
+    pull.user = q.user;
+    pull.draft = b.draft === true;
+    return {
+      status: 201,
+      body: pull,
+      headers: { location: `${this.url}/repos/${this.fullName}/pulls/${pull.number}` },
+    };
+  }
+
+  private permission(q: ParsedRequest): Reply {
+    const login = decodeURIComponent(q.params[0]!);
+    const p = this.permissions.get(login.toLowerCase());
+    if (!p) {
+      return {
+        status: 404,
+        body: {
+          message: `${login} is not a user`,
+          documentation_url: 'https://docs.github.com/rest',
+          status: '404',
+        },
+      };
+    }
+    return {
+      status: 200,
+      body: { permission: p.permission, role_name: p.role_name, user: this.user(login) },
+    };
+  }
+
+  private jobLogRedirect(q: ParsedRequest): Reply {
+    const id = Number(q.params[0]);
+    if (!this.jobLogs.has(id)) return notFound();
+    return { status: 302, headers: { location: `${this.url}/_logs/jobs/${id}` } };
+  }
+}
+
+function notFound(): Reply {
+  return {
+    status: 404,
+    body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' },
+  };
+}
+
+function invalid(message: string): Reply {
+  return {
+    status: 422,
+    body: {
+      message: 'Validation Failed',
+      errors: [{ message }],
+      documentation_url: 'https://docs.github.com/rest',
+      status: '422',
+    },
+  };
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export async function startFakeGitHub(options?: FakeGitHubOptions): Promise<FakeGitHub> {
+  return new FakeGitHub(options).start();
+}

@@ -1,0 +1,215 @@
+import { describe, expect, it } from 'vitest';
+import { taskFromEvent, type EventOptions } from '../../src/github/event.js';
+import { TRACKING_MARKER } from '../../src/github/trigger.js';
+import { issueComment, issues, review, reviewComment, workflowRun } from './payloads.js';
+
+const options: EventOptions = {
+  triggerPhrase: '/patchloop',
+  labelTrigger: 'patchloop',
+  prompt: '',
+  repository: 'octo/demo',
+};
+
+const run = (event: string, payload: unknown, extra: Partial<EventOptions> = {}) =>
+  taskFromEvent(event, payload, { ...options, ...extra });
+
+describe('events that start a run', () => {
+  it('an issue comment with the phrase: kind issue, the comment is the request', () => {
+    const d = run(
+      'issue_comment',
+      issueComment({
+        issue: { number: 12, title: 'Crash', body: 'It crashes' },
+        comment: { id: 77, body: '/patchloop fix the crash' },
+      }),
+    );
+    expect(d).toMatchObject({
+      run: true,
+      task: {
+        kind: 'issue',
+        number: 12,
+        isPullRequest: false,
+        title: 'Crash',
+        body: 'It crashes',
+        request: '/patchloop fix the crash',
+        trigger: { kind: 'issue-comment', id: 77, createdAt: '2026-03-02T12:00:00Z' },
+        requester: { login: 'alice', type: 'User' },
+      },
+    });
+  });
+
+  it('a comment on a pull request: kind pr (branches are read later)', () => {
+    const d = run(
+      'issue_comment',
+      issueComment({
+        issue: { number: 3, title: 'Feature', isPullRequest: true },
+        comment: { id: 1, body: 'please /patchloop add tests' },
+      }),
+    );
+    expect(d).toMatchObject({ run: true, task: { kind: 'pr', isPullRequest: true, number: 3 } });
+  });
+
+  it('a review comment: carries the file, line and diff hunk, and the PR’s branches', () => {
+    const d = run(
+      'pull_request_review_comment',
+      reviewComment({
+        pull: { number: 4, title: 'Refactor', head: 'refactor', fork: 'mallory/demo' },
+        comment: {
+          id: 9,
+          body: '/patchloop use a constant here',
+          path: 'src/math.js',
+          line: 3,
+          diffHunk: '@@ -1,3 +1,3 @@\n-a\n+b',
+          inReplyTo: 8,
+        },
+      }),
+    );
+    expect(d).toMatchObject({
+      run: true,
+      task: {
+        kind: 'review-comment',
+        review: { path: 'src/math.js', line: 3, diffHunk: '@@ -1,3 +1,3 @@\n-a\n+b', inReplyTo: 8 },
+        pr: { headRef: 'refactor', baseRef: 'main', headRepo: 'mallory/demo', fork: true },
+      },
+    });
+  });
+
+  it('a submitted review with the phrase', () => {
+    const d = run(
+      'pull_request_review',
+      review({
+        pull: { number: 5, title: 'x', head: 'x' },
+        review: { id: 3, body: '/patchloop address these' },
+      }),
+    );
+    expect(d).toMatchObject({
+      run: true,
+      task: { kind: 'review', pr: { fork: false, headRef: 'x' }, trigger: { kind: 'review', id: 3 } },
+    });
+  });
+
+  it('an issue labeled with label-trigger, and an issue opened with the phrase in its body', () => {
+    const labeled = run(
+      'issues',
+      issues({
+        action: 'labeled',
+        issue: { number: 6, title: 'Bug' },
+        label: 'PatchLoop',
+        sender: { login: 'maintainer' },
+      }),
+    );
+    expect(labeled).toMatchObject({
+      run: true,
+      task: { kind: 'issue', trigger: { kind: 'label' }, requester: { login: 'maintainer' } },
+    });
+    const opened = run(
+      'issues',
+      issues({ action: 'opened', issue: { number: 7, title: 'Bug', body: 'steps...\n/patchloop' } }),
+    );
+    expect(opened).toMatchObject({ run: true, task: { trigger: { kind: 'issue-body' } } });
+  });
+
+  it('a failed workflow run: carries the run, and the prompt when set', () => {
+    const d = run('workflow_run', workflowRun({ id: 555, conclusion: 'failure' }));
+    expect(d).toMatchObject({
+      run: true,
+      task: { kind: 'workflow-run', workflowRun: { id: 555, name: 'CI', conclusion: 'failure' } },
+    });
+    const withPrompt = run('workflow_run', workflowRun({ id: 556, conclusion: 'failure' }), {
+      prompt: 'Fix the lint errors only',
+    });
+    expect(withPrompt).toMatchObject({ run: true, task: { request: 'Fix the lint errors only' } });
+  });
+
+  it('any other event with a prompt', () => {
+    const d = run(
+      'schedule',
+      { schedule: '0 3 * * *' },
+      { prompt: 'Update the changelog', actor: 'octo-admin' },
+    );
+    expect(d).toMatchObject({
+      run: true,
+      task: { kind: 'prompt', request: 'Update the changelog', requester: { login: 'octo-admin' } },
+    });
+  });
+});
+
+describe('events that do not', () => {
+  it.each([
+    [
+      'issue_comment',
+      issueComment({ issue: { number: 1, title: 't' }, comment: { id: 1, body: 'nice work' } }),
+      /does not contain/,
+    ],
+    [
+      'issue_comment',
+      issueComment({
+        issue: { number: 1, title: 't' },
+        comment: { id: 1, body: '/patchloop fix' },
+        action: 'edited',
+      }),
+      /not a new comment/,
+    ],
+    [
+      'issue_comment',
+      issueComment({
+        issue: { number: 1, title: 't' },
+        comment: {
+          id: 1,
+          body: `Working on /patchloop fix\n${TRACKING_MARKER}`,
+          author: { login: 'someone' },
+        },
+      }),
+      /own/,
+    ],
+    [
+      'issue_comment',
+      issueComment({
+        issue: { number: 1, title: 't' },
+        comment: { id: 1, body: '/patchloop', author: { login: 'github-actions[bot]' } },
+      }),
+      /own/,
+    ],
+    [
+      'issues',
+      issues({ action: 'labeled', issue: { number: 1, title: 't' }, label: 'bug' }),
+      /not "patchloop"/,
+    ],
+    [
+      'issues',
+      issues({ action: 'edited', issue: { number: 1, title: 't', body: '/patchloop' } }),
+      /neither opened nor labeled/,
+    ],
+    ['workflow_run', workflowRun({ id: 1, conclusion: 'success' }), /not "failure"/],
+    [
+      'pull_request_review',
+      review({ pull: { number: 5, title: 'x', head: 'x' }, review: { id: 3, body: null } }),
+      /does not contain/,
+    ],
+    ['workflow_dispatch', { inputs: {} }, /needs the prompt input/],
+  ])('%s %#', (event, payload, reason) => {
+    const d = run(event, payload);
+    expect(d.run).toBe(false);
+    expect(d.run ? '' : d.reason).toMatch(reason);
+  });
+
+  it.each([null, 42, 'text', [], { issue: 'no' }, { comment: {}, issue: { number: 'x' } }])(
+    'a malformed payload %j is skipped, not thrown',
+    (payload) => {
+      for (const event of [
+        'issue_comment',
+        'pull_request_review_comment',
+        'pull_request_review',
+        'issues',
+        'workflow_run',
+      ]) {
+        const d = run(event, payload);
+        expect(d.run).toBe(false);
+      }
+    },
+  );
+
+  it('a bad GITHUB_REPOSITORY is reported', () => {
+    const d = run('schedule', {}, { repository: 'nope', prompt: 'x' });
+    expect(d).toEqual({ run: false, reason: expect.stringContaining('not owner/name') });
+  });
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { compileValidator, findLoneSurrogate, parseArguments } from '../../src/protocol/arguments.js';
+
+describe('parseArguments: argument text is untrusted', () => {
+  it('parses a JSON object', () => {
+    expect(parseArguments('{"path":"a.txt","limit":3}')).toEqual({ ok: true, value: { path: 'a.txt', limit: 3 } });
+  });
+
+  it('treats empty text as no arguments', () => {
+    expect(parseArguments('  ')).toEqual({ ok: true, value: {} });
+  });
+
+  const bad: [string, string, RegExp][] = [
+    ['invalid JSON', '{path: a.txt}', /not valid JSON/],
+    ['a bad escape', '{"path":"a\\q.txt"}', /not valid JSON/],
+    ['truncated JSON', '{"path":"src/ma', /not valid JSON/],
+    ['an array', '[1,2]', /must be a JSON object, but they were an array/],
+    ['a string', '"x"', /must be a JSON object, but they were a string/],
+    ['null', 'null', /must be a JSON object, but they were null/],
+    ['a number', '42', /must be a JSON object, but they were a number/],
+    ['a lone high surrogate', '{"path":"\\ud800.txt"}', /unpaired UTF-16 surrogate escape at path/],
+    ['a lone low surrogate in a nested key value', '{"a":{"b":["ok","\\udc00"]}}', /unpaired UTF-16 surrogate escape at a\.b\[1\]/],
+  ];
+  for (const [name, text, expected] of bad) {
+    it(`gives an error for ${name}, echoing what was received`, () => {
+      const r = parseArguments(text);
+      expect(r.ok).toBe(false);
+      if (r.ok) return;
+      expect(r.error).toMatch(expected);
+      expect(r.error).toContain(`Received: ${text}`);
+    });
+  }
+
+  it('accepts a valid surrogate pair', () => {
+    const r = parseArguments('{"s":"\\ud83d\\ude00"}');
+    expect(r).toEqual({ ok: true, value: { s: '😀' } });
+  });
+
+  it('shortens a huge echo', () => {
+    const text = `{"x": ${'['.repeat(10)}`.padEnd(100_000, ' ');
+    const r = parseArguments(text);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.length).toBeLessThan(3000);
+      expect(r.error).toMatch(/more characters\)$/);
+    }
+  });
+
+  it('finds lone surrogates by index', () => {
+    expect(findLoneSurrogate('ab')).toBe(-1);
+    expect(findLoneSurrogate('a\ud800')).toBe(1);
+    expect(findLoneSurrogate('\udfffa')).toBe(0);
+    expect(findLoneSurrogate('😀')).toBe(-1);
+  });
+});
+
+describe('compileValidator', () => {
+  const validate = compileValidator({
+    name: 'read_file',
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string' }, offset: { type: 'integer', minimum: 1 } },
+      required: ['path'],
+      additionalProperties: false,
+    },
+  });
+
+  it('accepts valid arguments', () => {
+    expect(validate({ path: 'a', offset: 2 })).toEqual({ ok: true });
+  });
+
+  it('lists every problem and echoes the arguments', () => {
+    const r = validate({ offset: 'x', colour: 'red' });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error).toContain('Invalid arguments for read_file');
+    expect(r.error).toContain('missing required parameter "path"');
+    expect(r.error).toContain('unknown parameter "colour"');
+    expect(r.error).toContain('"offset" must be integer');
+    expect(r.error).toContain('Received: {"offset":"x","colour":"red"}');
+  });
+});

@@ -1,0 +1,236 @@
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../../src/protocol/types.js';
+import {
+  renderSummaryMarkdown,
+  renderSummaryText,
+  STEP_SUMMARY_MAX_CHARS,
+  toolLogFromMessages,
+  type RunSummaryInput,
+  type ToolLogEntry,
+} from '../../src/report/summary.js';
+
+function input(overrides: Partial<RunSummaryInput> = {}): RunSummaryInput {
+  return {
+    conclusion: 'success',
+    models: ['claude-test-1'],
+    turns: 4,
+    durationMs: 83_000,
+    usage: {
+      inputTokens: 1234567,
+      outputTokens: 8910,
+      cacheReadTokens: 4000,
+      cacheWriteTokens: 120,
+      costUsd: 0.4321,
+    },
+    branch: 'patchloop/issue-7-divide',
+    commitSha: '0123456789abcdef0123456789abcdef01234567',
+    prUrl: 'https://github.com/o/r/pull/12',
+    prNumber: 12,
+    changedFiles: [
+      { path: 'src/math.js', added: 3, removed: 1 },
+      { path: 'test/math.test.js', added: 10, removed: 0 },
+    ],
+    finalMessage: 'Added a guard to `divide`.\n\n```js\nif (b === 0) throw new RangeError();\n',
+    toolLog: [
+      { name: 'read_file', args: 'path=src/math.js', ok: true, output: '1\texport function divide(a, b) {' },
+      { name: 'edit_file', args: 'path=src/math.js', ok: false, output: 'oldText was not found' },
+    ],
+    transcriptLocation: 'artifact patchloop-transcript (run.jsonl, run.html)',
+    runUrl: 'https://github.com/o/r/actions/runs/99',
+    ...overrides,
+  };
+}
+
+function hugeLog(n: number): ToolLogEntry[] {
+  return Array.from({ length: n }, (_, i) => ({
+    name: i % 7 === 0 ? 'run_tests' : 'grep',
+    args: `pattern=needle-${i} path=src/${'deep/'.repeat(10)}`,
+    ok: i % 7 !== 0,
+    output: `line ${i} `.repeat(200),
+  }));
+}
+
+describe('renderSummaryMarkdown', () => {
+  it('shows outcome, model, tokens as plain integers, cost, branch, PR, files, final message and the tool log', () => {
+    const md = renderSummaryMarkdown(input());
+    expect(md).toContain('success');
+    expect(md).toContain('`claude-test-1`');
+    expect(md).toContain('input 1234567');
+    expect(md).toContain('output 8910');
+    expect(md).toContain('cache read 4000');
+    expect(md).toContain('cache write 120');
+    expect(md).not.toMatch(/\d(\.\d)?k\b/);
+    expect(md).not.toContain('1,234,567');
+    expect(md).toContain('$0.4321');
+    expect(md).toContain('`patchloop/issue-7-divide`');
+    expect(md).toContain('[#12](https://github.com/o/r/pull/12)');
+    expect(md).toContain('`src/math.js` +3 −1');
+    expect(md).toContain('2 files, +13 −1');
+    expect(md).toContain('<details><summary>Tool log (2 calls, 1 error)</summary>');
+    expect(md).toContain('✗ edit_file path=src/math.js → error: oldText was not found');
+    expect(md).toContain('Full transcript: artifact patchloop-transcript');
+    expect(md).toContain('[Workflow run](https://github.com/o/r/actions/runs/99)');
+  });
+
+  it('quotes the final message so its unclosed code fence cannot swallow the tool log', () => {
+    const md = renderSummaryMarkdown(input());
+    const finalAt = md.indexOf('**Final message**');
+    const logAt = md.indexOf('<details>');
+    expect(finalAt).toBeGreaterThan(0);
+    expect(logAt).toBeGreaterThan(finalAt);
+    const quoted = md
+      .slice(finalAt, logAt)
+      .split('\n')
+      .slice(2)
+      .filter((l) => l !== '');
+    expect(quoted.every((l) => l.startsWith('>'))).toBe(true);
+  });
+
+  it('says the cost is unknown when the price is unknown', () => {
+    const md = renderSummaryMarkdown(
+      input({ usage: { inputTokens: 5, outputTokens: 6, cacheReadTokens: 0, cacheWriteTokens: 0 } }),
+    );
+    expect(md).toContain('unknown (no price for this model)');
+  });
+
+  it('stays within 65,536 characters on a huge log and keeps the head, cutting the log first', () => {
+    const log = hugeLog(10_000);
+    const md = renderSummaryMarkdown(input({ toolLog: log }));
+    expect(md.length).toBeLessThanOrEqual(65_536);
+    expect(md).toContain('success');
+    expect(md).toContain('input 1234567');
+    expect(md).toContain('Added a guard');
+    expect(md).toContain('Tool log (10000 calls, 1429 errors)');
+    expect(md).toMatch(/… \d+ calls not shown/);
+    // The first and the last calls are both kept.
+    expect(md).toContain('needle-0 ');
+    expect(md).toContain('needle-9999 ');
+  });
+
+  it('cuts the final message after the log when both are huge, and still keeps the head', () => {
+    const md = renderSummaryMarkdown(input({ toolLog: hugeLog(5000), finalMessage: 'word '.repeat(40_000) }));
+    expect(md.length).toBeLessThanOrEqual(65_536);
+    expect(md).toContain('patchloop: success');
+    expect(md).toContain('input 1234567');
+    expect(md).toContain('the full message is in the transcript');
+    expect(md).toContain('too long to show here');
+  });
+
+  it('holds any maxChars, even smaller than the head', () => {
+    for (const maxChars of [200, 1000, 5000]) {
+      const md = renderSummaryMarkdown(input({ toolLog: hugeLog(300) }), { maxChars });
+      expect(md.length).toBeLessThanOrEqual(maxChars);
+      expect(md.startsWith('### ✅ patchloop: success')).toBe(true);
+    }
+  });
+
+  it('fits a much longer log into the step summary bound', () => {
+    const log = hugeLog(3000);
+    const comment = renderSummaryMarkdown(input({ toolLog: log }));
+    const step = renderSummaryMarkdown(input({ toolLog: log }), {
+      maxChars: STEP_SUMMARY_MAX_CHARS,
+      logLines: 3000,
+    });
+    expect(step.length).toBeLessThanOrEqual(STEP_SUMMARY_MAX_CHARS);
+    const count = (s: string) => s.split('\n').filter((l) => /^[✓✗] /.test(l)).length;
+    expect(count(step)).toBeGreaterThan(count(comment));
+    expect(count(step)).toBeGreaterThan(700);
+  });
+
+  it('limits the log to logLines', () => {
+    const md = renderSummaryMarkdown(input({ toolLog: hugeLog(100).map((e) => ({ ...e, output: 'x' })) }), {
+      logLines: 10,
+    });
+    expect(md.split('\n').filter((l) => /^[✓✗] /.test(l))).toHaveLength(10);
+    expect(md).toContain('90 calls not shown');
+  });
+
+  it('applies the redactor to every piece and to the whole output', () => {
+    const secret = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    const redact = (s: string) => s.split(secret).join('[REDACTED]');
+    const md = renderSummaryMarkdown(
+      input({
+        finalMessage: `The token is ${secret}`,
+        error: `push failed for https://x-access-token:${secret}@github.com/o/r`,
+        notices: [`saw ${secret}`],
+        toolLog: [
+          { name: 'bash', args: `command="echo ${secret}"`, ok: true, output: `${'a'.repeat(100)}${secret}` },
+          ...hugeLog(3000),
+        ],
+      }),
+      { redact },
+    );
+    expect(md).not.toContain(secret);
+    // A secret cut in half by the 120-character output limit does not leak its head either.
+    expect(md).not.toContain(secret.slice(0, 12));
+    expect(md).toContain('[REDACTED]');
+  });
+
+  it('keeps backticks in file names and tool output from breaking the markdown', () => {
+    const md = renderSummaryMarkdown(
+      input({
+        changedFiles: [{ path: 'weird`name|x.md', added: 1, removed: 0 }],
+        toolLog: [{ name: 'grep', args: 'pattern=```', ok: true, output: '```` fence' }],
+      }),
+    );
+    expect(md).toContain('- ``weird`name|x.md`` +1 −0');
+    const fence = md.match(/^(`{5,})$/m);
+    expect(fence).not.toBeNull();
+  });
+});
+
+describe('renderSummaryText', () => {
+  it('prints outcome, model, tokens, cost, changed files and the transcript path', () => {
+    const text = renderSummaryText(input());
+    expect(text).toContain('Outcome: success');
+    expect(text).toContain('Model: claude-test-1');
+    expect(text).toContain('Tokens: input 1234567, output 8910, cache read 4000, cache write 120');
+    expect(text).toContain('Cost: $0.4321');
+    expect(text).toMatch(/src\/math\.js\s+\+3 -1/);
+    expect(text).toContain('Transcript: artifact patchloop-transcript');
+    expect(text).not.toContain('<details>');
+  });
+});
+
+describe('toolLogFromMessages', () => {
+  it('pairs each call with its result by id, in call order', () => {
+    const messages: Message[] = [
+      { role: 'user', content: 'fix it', timestamp: 1 },
+      {
+        role: 'assistant',
+        provider: 'scripted',
+        model: 'm',
+        stopReason: 'toolUse',
+        usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        timestamp: 2,
+        content: [
+          { type: 'toolCall', id: 'a', name: 'read_file', input: { path: 'src/math.js' } },
+          { type: 'toolCall', id: 'b', name: 'grep', input: '{"pattern": ' },
+          { type: 'toolCall', id: 'c', name: 'list_dir', input: {} },
+        ],
+      },
+      {
+        role: 'toolResult',
+        toolCallId: 'b',
+        toolName: 'grep',
+        isError: true,
+        content: [{ type: 'text', text: 'Invalid arguments' }],
+        timestamp: 3,
+      },
+      {
+        role: 'toolResult',
+        toolCallId: 'a',
+        toolName: 'read_file',
+        isError: false,
+        content: [{ type: 'text', text: 'body' }],
+        timestamp: 4,
+      },
+    ];
+    const log = toolLogFromMessages(messages);
+    expect(log).toEqual([
+      { name: 'read_file', args: 'path=src/math.js', ok: true, output: 'body' },
+      { name: 'grep', args: '{"pattern":', ok: false, output: 'Invalid arguments' },
+      { name: 'list_dir', args: '', ok: false, output: '(no result recorded)' },
+    ]);
+  });
+});

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGrepTool, type GrepBackendChoice } from '../../src/tools/grep.js';
+import { findRipgrep } from '../../src/tools/grep-rg.js';
+import { createWorkspace } from '../../src/tools/workspace.js';
+import { call, gitRepo, tempDir, textOf, writeFiles } from './helpers.js';
+
+let repo: ReturnType<typeof tempDir>;
+let plain: ReturnType<typeof tempDir>;
+
+const files = {
+  '.gitignore': 'build/\n*.log\n',
+  'src/a.ts': ['import x from "y";', 'const needle = 1;', 'const other = 2;', 'const b = 3;', 'const c = 4;', 'export { needle };', ''].join(
+    '\n',
+  ),
+  'src/b.js': 'function Needle() {}\nconst a.b( = 1;\n',
+  'docs/guide.md': '# Guide\nno match here\n',
+  'odd:name-1-.txt': 'needle in an odd file name\n',
+  'wide.txt': `needle ${'z'.repeat(600)}\n`,
+};
+
+beforeAll(() => {
+  repo = tempDir();
+  gitRepo(repo.path, files);
+  writeFiles(repo.path, {
+    'notes.txt': 'untracked needle\n',
+    'build/out.js': 'ignored needle\n',
+    'debug.log': 'ignored needle\n',
+  });
+  plain = tempDir();
+  writeFiles(plain.path, { ...files, 'notes.txt': 'untracked needle\n', 'build/out.js': 'ignored needle\n', 'debug.log': 'ignored needle\n' });
+});
+afterAll(() => {
+  repo.cleanup();
+  plain.cleanup();
+});
+
+const hasRg = findRipgrep() !== undefined;
+const backends: GrepBackendChoice[] = ['git', 'javascript', ...(hasRg ? (['ripgrep'] as const) : [])];
+
+async function grep(backend: GrepBackendChoice, args: Record<string, unknown>, root = repo.path) {
+  return call([createGrepTool(createWorkspace(root), { backend })], 'grep', args);
+}
+
+describe.each(backends)('grep (%s)', (backend) => {
+  it('shows the context and the notice with limit=1, context=1', async () => {
+    const r = await grep(backend, { pattern: 'needle', path: 'src', limit: 1, context: 1 });
+    expect(r.isError).toBe(false);
+    expect(textOf(r)).toBe(
+      'src/a.ts-1- import x from "y";\n' +
+        'src/a.ts:2: const needle = 1;\n' +
+        'src/a.ts-3- const other = 2;\n\n' +
+        '[Showing the first match; there are more. Raise limit, narrow the pattern, path or glob, or open a file with read_file.]',
+    );
+    expect(r.details).toMatchObject({ matches: 1, limitReached: true });
+  });
+
+  it('separates groups that are not adjacent', async () => {
+    const text = textOf(await grep(backend, { pattern: 'needle', path: 'src/a.ts', context: 1 }));
+    expect(text).toBe(
+      'src/a.ts-1- import x from "y";\nsrc/a.ts:2: const needle = 1;\nsrc/a.ts-3- const other = 2;\n--\n' +
+        'src/a.ts-5- const c = 4;\nsrc/a.ts:6: export { needle };',
+    );
+  });
+
+  it('searches tracked and untracked files, not ignored ones, and cuts long lines', async () => {
+    const r = await grep(backend, { pattern: 'needle' });
+    const text = textOf(r);
+    expect(text.split('\n\n')[0]!.split('\n')).toEqual([
+      'notes.txt:1: untracked needle',
+      'odd:name-1-.txt:1: needle in an odd file name',
+      'src/a.ts:2: const needle = 1;',
+      'src/a.ts:6: export { needle };',
+      `wide.txt:1: needle ${'z'.repeat(493)}… [107 more characters]`,
+    ]);
+    expect(text).toContain('[1 line was longer than 500 characters and cut; read_file shows them whole.]');
+    expect(r.details).toMatchObject({ matches: 5, limitReached: false, linesCut: 1 });
+  });
+
+  it('filters by glob, case and literal text', async () => {
+    expect(textOf(await grep(backend, { pattern: 'needle', glob: '*.js', ignoreCase: true }))).toBe(
+      'src/b.js:1: function Needle() {}',
+    );
+    expect(textOf(await grep(backend, { pattern: 'needle', glob: 'src/*.{ts,js}', ignoreCase: true })).split('\n')).toHaveLength(3);
+    expect(textOf(await grep(backend, { pattern: 'needle', glob: '!*.txt' })).split('\n')).toEqual([
+      'src/a.ts:2: const needle = 1;',
+      'src/a.ts:6: export { needle };',
+    ]);
+    expect(textOf(await grep(backend, { pattern: 'a.b(', literal: true }))).toBe('src/b.js:2: const a.b( = 1;');
+  });
+
+  it('says when nothing matches, and reports a bad pattern as an error', async () => {
+    const none = await grep(backend, { pattern: 'absent_word', path: 'docs' });
+    expect(none.isError).toBe(false);
+    expect(textOf(none)).toBe('No matches for "absent_word" in docs.');
+    const bad = await grep(backend, { pattern: 'needle(' });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/^grep: /);
+  });
+});
+
+describe('grep backend choice', () => {
+  it('uses git grep in a checkout and something else outside one', async () => {
+    expect((await grep('auto', { pattern: 'needle' })).details).toMatchObject({ backend: 'git grep' });
+    const outside = await grep('auto', { pattern: 'needle' }, plain.path);
+    expect(outside.details).toMatchObject({ backend: hasRg ? 'ripgrep' : 'javascript' });
+    // .gitignore is honoured without git too.
+    expect(textOf(outside)).not.toContain('ignored needle');
+    expect(textOf(outside)).toContain('notes.txt:1: untracked needle');
+  });
+
+  it('rejects bad arguments with a readable error', async () => {
+    const r = await grep('auto', { pattern: 'x', context: 'two' });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/"context" must be integer/);
+  });
+});

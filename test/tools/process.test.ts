@@ -1,0 +1,225 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatCommandResult } from '../../src/tools/command-output.js';
+import { scrubEnv } from '../../src/tools/env.js';
+import { runCommand, type CommandSandbox } from '../../src/tools/process.js';
+import { tempDir } from './helpers.js';
+
+let dir: ReturnType<typeof tempDir>;
+beforeAll(() => {
+  dir = tempDir();
+});
+afterAll(() => dir.cleanup());
+
+/** A process that is gone or a zombie no longer runs anything (PID 1 here may not reap orphans). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+/** Members of a process group that still run (zombies excluded, as above). */
+function runningMembers(pgid: number): number[] {
+  return readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .filter((e) => {
+      try {
+        const stat = readFileSync(`/proc/${e}/stat`, 'latin1');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === pgid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number)
+    .filter(running);
+}
+
+function groupGone(pgid: number): NodeJS.ErrnoException | undefined {
+  try {
+    process.kill(-pgid, 0);
+    return undefined;
+  } catch (err) {
+    return err as NodeJS.ErrnoException;
+  }
+}
+
+describe('runCommand', () => {
+  it('stops `sleep 30` at a 1 s timeout and leaves no process group behind', async () => {
+    const r = await runCommand({ command: 'sleep 30', cwd: dir.path, timeoutMs: 1000 });
+    expect(r.timedOut).toBe(true);
+    expect(r.exitCode).toBeNull();
+    // It returned long before the sleep would have ended on its own.
+    expect(r.durationMs).toBeLessThan(10_000);
+    expect(groupGone(r.pid!)?.code).toBe('ESRCH');
+    const out = formatCommandResult('sleep 30', r);
+    expect(out.isError).toBe(true);
+    expect(out.content[0]).toMatchObject({ text: expect.stringMatching(/^Timed out after/) });
+  });
+
+  it('kills a grandchild that ignores SIGTERM', async () => {
+    const r = await runCommand({
+      command: "(trap '' TERM; exec sleep 60) & echo $!; wait",
+      cwd: dir.path,
+      timeoutMs: 500,
+      killGraceMs: 300,
+    });
+    const grandchild = Number(r.text.trim());
+    expect(grandchild).toBeGreaterThan(0);
+    expect(r.timedOut).toBe(true);
+    expect(running(grandchild)).toBe(false);
+  });
+
+  it('kills background processes the command leaves when it exits', async () => {
+    const r = await runCommand({ command: 'sleep 60 & echo $!', cwd: dir.path, timeoutMs: 10_000 });
+    expect(r.exitCode).toBe(0);
+    expect(r.timedOut).toBe(false);
+    expect(running(Number(r.text.trim()))).toBe(false);
+  });
+
+  it('stops the whole group on abort', async () => {
+    const controller = new AbortController();
+    const pending = runCommand({ command: 'sleep 30 & sleep 30; wait', cwd: dir.path, signal: controller.signal });
+    setTimeout(() => controller.abort(), 200);
+    const r = await pending;
+    expect(r.aborted).toBe(true);
+    expect(runningMembers(r.pid!)).toEqual([]);
+    expect(formatCommandResult('x', r).content[0]).toMatchObject({ text: expect.stringMatching(/^Cancelled/) });
+  });
+
+  it('does not start when already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const r = await runCommand({ command: 'echo never', cwd: dir.path, signal: controller.signal });
+    expect(r.aborted).toBe(true);
+    expect(r.pid).toBeUndefined();
+    expect(r.totalBytes).toBe(0);
+  });
+
+  it('returns the tail of 200 MB of output with bounded memory and saves the rest', async () => {
+    let peak = process.memoryUsage().rss;
+    const before = peak;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+    const r = await runCommand({
+      command: "yes 'a line of output that repeats' | head -c 200000000; echo; echo LAST LINE",
+      cwd: dir.path,
+      artifactsDir: dir.path,
+      timeoutMs: 120_000,
+    });
+    clearInterval(sampler);
+    expect(r.exitCode).toBe(0);
+    expect(r.totalBytes).toBe(200_000_000 + 1 + 10);
+    expect(peak - before).toBeLessThan(100 * 1024 * 1024);
+    expect(r.fullOutputPath).toBeDefined();
+    expect(statSync(r.fullOutputPath!).size).toBe(r.totalBytes);
+    const out = formatCommandResult('yes', r);
+    const text = (out.content[0] as { text: string }).text;
+    expect(text).toMatch(/LAST LINE\n\[Output cut: showing the last \d+ lines of 6666668 lines \(190\.7 MB in all\)\./);
+    expect(text).toContain(`Full output saved to ${r.fullOutputPath}`);
+    expect(Buffer.byteLength(text)).toBeLessThan(60 * 1024);
+    expect(out.details?.truncated).toBe(true);
+  });
+
+  it('saves the full output when only the line limit is passed', async () => {
+    const r = await runCommand({ command: 'seq 1 3000', cwd: dir.path, artifactsDir: dir.path });
+    expect(r.totalLines).toBe(3000);
+    expect(readFileSync(r.fullOutputPath!, 'utf8')).toBe(
+      Array.from({ length: 3000 }, (_, i) => `${i + 1}\n`).join(''),
+    );
+    const text = (formatCommandResult('seq', r).content[0] as { text: string }).text;
+    expect(text.split('\n')[1]).toBe('1001');
+    expect(text).toContain('showing the last 2000 lines of 3000 lines');
+  });
+
+  it('keeps small output whole, with no saved file', async () => {
+    const r = await runCommand({ command: 'echo out; echo err >&2; exit 3', cwd: dir.path });
+    expect(r.exitCode).toBe(3);
+    expect(r.text.split('\n').sort()).toEqual(['', 'err', 'out']);
+    expect(r.fullOutputPath).toBeUndefined();
+    const out = formatCommandResult('x', r);
+    expect(out.isError).toBe(true);
+    expect((out.content[0] as { text: string }).text).toMatch(/^Exit code 3 \(/);
+  });
+
+  it('decodes bytes that are not UTF-8 as replacement characters', async () => {
+    const r = await runCommand({ command: "printf 'ok \\377\\376 end\\n'", cwd: dir.path });
+    expect(r.text).toBe('ok \uFFFD\uFFFD end\n');
+  });
+
+  it('gives the command /dev/null as stdin', async () => {
+    const r = await runCommand({ command: 'cat; echo done', cwd: dir.path, timeoutMs: 20_000 });
+    expect(r.timedOut).toBe(false);
+    expect(r.text).toBe('done\n');
+  });
+
+  it('runs in its own process group', async () => {
+    const r = await runCommand({ command: 'ps -o pgid= -p $$', cwd: dir.path });
+    expect(Number(r.text.trim())).toBe(r.pid);
+  });
+
+  it('launches through a sandbox when one is given', async () => {
+    const seen: string[] = [];
+    const sandbox: CommandSandbox = {
+      wrap(spec) {
+        seen.push(spec.command);
+        return { file: '/bin/sh', args: ['-c', `echo wrapped; ${spec.command}`], env: { ...spec.env, WRAPPED: 'yes' } };
+      },
+    };
+    const r = await runCommand({ command: 'echo $WRAPPED', cwd: dir.path, sandbox });
+    expect(seen).toEqual(['echo $WRAPPED']);
+    expect(r.text).toBe('wrapped\nyes\n');
+  });
+
+  it('reports a command that cannot be started', async () => {
+    const sandbox: CommandSandbox = { wrap: (spec) => ({ file: '/nonexistent/launcher', args: [], env: spec.env }) };
+    const r = await runCommand({ command: 'true', cwd: dir.path, sandbox });
+    expect(r.spawnError).toMatch(/ENOENT/);
+    const out = formatCommandResult('true', r);
+    expect(out.isError).toBe(true);
+    expect((out.content[0] as { text: string }).text).toMatch(/could not be started/);
+  });
+});
+
+describe('scrubbed environment', () => {
+  const planted = {
+    GITHUB_TOKEN: 'ghs_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+    GH_TOKEN: 'gho_secret1',
+    ANTHROPIC_API_KEY: 'sk-ant-secret2',
+    ANTHROPIC_BASE_URL: 'http://127.0.0.1:1',
+    OPENAI_API_KEY: 'sk-secret3',
+    GEMINI_API_KEY: 'secret4',
+    GOOGLE_API_KEY: 'secret5',
+    'INPUT_API-KEY': 'secret6',
+    'INPUT_GITHUB-TOKEN': 'secret7',
+    ACTIONS_RUNTIME_TOKEN: 'secret8',
+    ACTIONS_RESULTS_URL: 'https://results.example/secret9',
+    ACTIONS_ID_TOKEN_REQUEST_URL: 'https://token.example/secret10',
+    ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'secret11',
+    DB_PASSWORD: 'secret12',
+    MY_SECRET: 'secret13',
+    AWS_ACCESS_KEY_ID: 'secret14',
+    HARMLESS_NAME: 'ghp_0123456789abcdefghijklmnopqrstuvwxyz',
+    GIT_CONFIG_PARAMETERS: "'http.extraheader=AUTHORIZATION: basic secret15'",
+  };
+  const harmless = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: '/home/runner',
+    LANG: 'C.UTF-8',
+    CI: 'true',
+    GITHUB_WORKSPACE: '/home/runner/work/repo',
+    GITHUB_REPOSITORY: 'o/r',
+    GIT_AUTHOR_NAME: 'someone',
+  };
+
+  it('keeps harmless variables and drops every secret-looking one', async () => {
+    const r = await runCommand({ command: 'env', cwd: dir.path, env: { ...planted, ...harmless } });
+    for (const value of Object.values(planted)) expect(r.text).not.toContain(value.replace(/^'|'$/g, ''));
+    for (const [name, value] of Object.entries(harmless)) expect(r.text).toContain(`${name}=${value}\n`);
+    expect(Object.keys(scrubEnv({ ...planted, ...harmless })).sort()).toEqual(
+      [...Object.keys(harmless), 'GIT_PAGER', 'GIT_TERMINAL_PROMPT', 'PAGER'].sort(),
+    );
+  });
+});
