@@ -172,6 +172,9 @@ try {
   console.log(
     `  loop overhead per turn  ${median(overheads).toFixed(3)} ms   (goal < 2 ms; total − tools − scripted model)`,
   );
+  console.log(
+    `  (total − baseline)/turn ${((total - base) / TURNS).toFixed(3)} ms   (an upper bound: also counts tool-time noise and GC)`,
+  );
   console.log(`  peak RSS (process)      ${rssMb.toFixed(1)} MB`);
   console.log(
     `  transcript              ${(final.length / 1024).toFixed(1)} KB, ${appendOnly ? 'append-only: every earlier state is a prefix of the final file' : 'REWRITTEN: an earlier state is not a prefix'}`,

@@ -16,7 +16,11 @@ import { commitMessage } from '../github/commit-message.js';
 import { gatherContext, renderTaskPrompt, type TaskContext } from '../github/context.js';
 import { deliverWork, prepareWork, type Delivery, type WorkPlan } from '../github/delivery.js';
 import { taskFromEvent } from '../github/event.js';
-import { takeCheckoutCredential, type CheckoutCredential } from '../github/git-credential.js';
+import {
+  restoreCheckoutCredential,
+  takeCheckoutCredential,
+  type CheckoutCredential,
+} from '../github/git-credential.js';
 import { Checkout } from '../github/git.js';
 import { createGitHubClient, type GitHubClient } from '../github/octokit.js';
 import { checkPermission } from '../github/permission.js';
@@ -38,7 +42,7 @@ import {
   type RunSummaryInput,
 } from '../report/summary.js';
 import { createWorkspaceTools } from '../tools/index.js';
-import { createSandbox } from '../tools/sandbox.js';
+import { createSandbox, type SandboxSetup } from '../tools/sandbox.js';
 import { InputError, readInputs, type ActionInputs } from './inputs.js';
 import { setRunOutputs, type RunOutputs } from './outputs.js';
 import { ProgressBoard } from './progress.js';
@@ -50,8 +54,14 @@ export type Conclusion =
 
 const FAILING: ReadonlySet<string> = new Set(['failure', 'budget-exceeded', 'cancelled']);
 
+/** Milestones of the start-up in the debug log (ACTIONS_STEP_DEBUG), in ms since the process started. */
+function mark(label: string): void {
+  core.debug(`patchloop: ${label} at ${Math.round(performance.now())} ms`);
+}
+
 /** Runs the action; returns the process exit code. Never throws. */
 export async function run(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
+  mark('modules loaded');
   const runner = readRunnerEnv(env, cwd);
   let inputs: ActionInputs;
   try {
@@ -63,7 +73,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, cwd = process.cw
     return 1;
   }
   const secrets = maskSecrets(inputs, env);
-  let redact = createRedactor(secrets);
+  const redact = createRedactor(secrets);
 
   let payload: unknown = {};
   if (runner.eventPath) {
@@ -111,20 +121,31 @@ export async function run(env: NodeJS.ProcessEnv = process.env, cwd = process.cw
     return 0;
   }
   core.info(`patchloop: ${permission.reason}.`);
+  mark('permission checked');
 
-  // Whatever the agent's commands could read must not hold the push credential.
-  let credential: CheckoutCredential | undefined;
-  try {
-    credential = await takeCheckoutCredential(runner.workspace, { runnerTemp: runner.runnerTemp });
-  } catch (err) {
-    return fail(`The checkout's git credential could not be secured: ${(err as Error).message}`);
-  }
-  for (const s of credential.secrets) core.setSecret(s);
-  if (credential.removed.length > 0)
-    core.info(`patchloop: took the checkout credential out of ${credential.removed.join(', ')}.`);
-  redact = createRedactor([...secrets, ...credential.secrets]);
-
-  const session = new ActionRun(inputs, runner, task, github, credential, redact, permission.level, env);
+  // Whatever the agent's commands could read must not hold the push credential. Taken while the
+  // comment is posted and the context read; awaited before any git work.
+  const credentialReady = takeCheckoutCredential(runner.workspace, { runnerTemp: runner.runnerTemp }).then(
+    (credential) => {
+      for (const s of credential.secrets) core.setSecret(s);
+      if (credential.removed.length > 0) {
+        core.info(`patchloop: took the checkout credential out of ${credential.removed.join(', ')}.`);
+      }
+      mark('credential taken');
+      return credential;
+    },
+  );
+  credentialReady.catch(() => undefined);
+  const session = new ActionRun(
+    inputs,
+    runner,
+    task,
+    github,
+    credentialReady,
+    secrets,
+    permission.level,
+    env,
+  );
   return session.run();
 }
 
@@ -156,18 +177,20 @@ class ActionRun {
   private comment?: TrackingComment;
   private transcript?: TranscriptWriter;
   private transcriptPath: string;
+  private redact: (text: string) => string;
 
   constructor(
     private readonly inputs: ActionInputs,
     private readonly runner: RunnerEnv,
     private readonly task: Task,
     private readonly github: GitHubClient,
-    private readonly credential: CheckoutCredential,
-    private readonly redact: (text: string) => string,
+    private readonly credentialReady: Promise<CheckoutCredential>,
+    private readonly secrets: string[],
     private readonly requesterLevel: string,
     private readonly env: NodeJS.ProcessEnv,
   ) {
     this.runUrl = runUrlOf(runner);
+    this.redact = createRedactor(secrets);
     this.dir = join(runner.runnerTemp, 'patchloop', runner.runId);
     this.transcriptPath = join(
       this.dir,
@@ -189,24 +212,39 @@ class ActionRun {
       return 1;
     } finally {
       cancellation.dispose();
+      // Later steps of the workflow may push with the checkout's credential, as before the run.
+      await this.credentialReady
+        .then((credential) => restoreCheckoutCredential(this.runner.workspace, credential))
+        .catch((err: Error) =>
+          core.warning(`patchloop: the checkout credential was not put back: ${err.message}`),
+        );
     }
   }
 
   private async runInner(signal: AbortSignal): Promise<number> {
     const { inputs, task, runner } = this;
-    const checkout = new Checkout({ dir: runner.workspace, credential: this.credential });
-
     // Acknowledge first: the comment exists before the first model request.
     const commentReady = this.createComment();
     const ack = inputs.dryRun
       ? Promise.resolve(undefined)
       : commentReady.then(() => acknowledge(this.github, task));
     const contextReady = gatherContext(this.github, task, { botLogins: [ACTIONS_BOT_LOGIN] });
+    // Awaited below unless an earlier step fails; then its rejection must not go unhandled.
+    contextReady.catch(() => undefined);
+    let checkout: Checkout;
     let context: TaskContext;
     let plan: WorkPlan;
     let baseline: string[];
+    let baseCommit: string | undefined;
+    let sandbox: SandboxSetup;
     try {
+      const credential = await this.credentialReady.catch((err: Error) => {
+        throw new Error(`The checkout's git credential could not be secured: ${err.message}`);
+      });
+      this.redact = createRedactor([...this.secrets, ...credential.secrets]);
+      checkout = new Checkout({ dir: runner.workspace, credential });
       context = await contextReady;
+      mark('context read');
       for (const w of context.warnings) this.notice(w);
       plan = await prepareWork(checkout, task, {
         prefix: inputs.branchPrefix,
@@ -214,13 +252,24 @@ class ActionRun {
         openPr: inputs.openPr,
         pr: context.pr,
       });
-      baseline = await checkout.untracked();
-      await checkout.snapshotConfig();
+      mark('branch ready');
+      [baseline, , baseCommit, sandbox] = await Promise.all([
+        checkout.untracked(),
+        checkout.snapshotConfig(),
+        checkout.headSha().catch(() => undefined),
+        createSandbox({
+          workspace: runner.workspace,
+          mode: this.env.PATCHLOOP_SANDBOX === 'off' ? 'off' : 'auto',
+          privateDirs: [runner.runnerTemp],
+          env: this.env,
+        }),
+      ]);
     } catch (err) {
       await commentReady;
       return this.finish({ conclusion: 'failure', error: err instanceof Error ? err.message : String(err) });
     }
     await commentReady;
+    mark('comment posted');
 
     let provider: Provider;
     try {
@@ -229,12 +278,6 @@ class ActionRun {
       return this.finish({ conclusion: 'failure', error: (err as Error).message, plan });
     }
 
-    const sandbox = await createSandbox({
-      workspace: runner.workspace,
-      mode: this.env.PATCHLOOP_SANDBOX === 'off' ? 'off' : 'auto',
-      privateDirs: [runner.runnerTemp],
-      env: this.env,
-    });
     let allowBash = inputs.allowBash;
     if (!sandbox.isolated) {
       const accepted = this.env.PATCHLOOP_ACCEPT_UNISOLATED_BASH === 'true';
@@ -274,12 +317,16 @@ class ActionRun {
       ...(task.requester ? { requester: task.requester.login } : {}),
       runUrl: this.runUrl,
       branch: plan.branch,
-      baseCommit: await checkout.headSha().catch(() => undefined),
+      baseCommit,
+      workspace: runner.workspace,
       allowBash,
+      protectedPaths: inputs.protectedPaths,
+      ...(inputs.testCommand ? { testCommand: inputs.testCommand } : {}),
       isolated: sandbox.isolated,
     });
 
     if (this.comment) this.transcript.event('comment', { id: this.comment.id, url: this.comment.url });
+    mark('tools and provider ready');
     const board = new ProgressBoard(this.runUrl);
     const onEvent = (e: AgentEvent) => {
       if (this.comment && board.onEvent(e)) this.comment.update(board.render());
@@ -353,7 +400,7 @@ class ActionRun {
           owner: this.task.owner,
           repo: this.task.repo,
           issueNumber: this.task.number,
-          redact: this.redact,
+          redact: (t) => this.redact(t),
           log: { debug: core.debug, info: core.info, warning: (m) => core.warning(this.redact(m)) },
         },
         `👀 **patchloop is working on this** — [follow the run](${this.runUrl})`,

@@ -92,6 +92,8 @@ class AgentRun {
   private context: Message[] = [];
   private task: UserMessage | undefined;
   private notes: string[] = [];
+  /** True from a compaction until the next reply (see contextSize). */
+  private compacted = false;
   private usage: Usage = emptyUsage();
   private turns = 0;
   private readonly models: string[] = [];
@@ -160,7 +162,7 @@ class AgentRun {
         },
       );
       if (over) return this.budgetEnding(over);
-      if (window && contextTokens(this.context, baseTokens) > window * COMPACT_AT) {
+      if (window && this.contextSize(baseTokens) > window * COMPACT_AT) {
         this.compact('threshold', window * KEEP_SHARE, baseTokens);
       }
 
@@ -183,7 +185,7 @@ class AgentRun {
           const reason = message.errorMessage ?? 'the model request failed';
           if (message.errorKind === 'context_length' && !compactedForError && calls.length === 0) {
             compactedForError = true;
-            const target = window ? window * KEEP_SHARE : contextTokens(this.context, baseTokens) / 2;
+            const target = window ? window * KEEP_SHARE : this.contextSize(baseTokens) / 2;
             if (this.compact('context_length', target, baseTokens)) continue;
           }
           this.emit({
@@ -204,6 +206,7 @@ class AgentRun {
       }
 
       this.context.push(message);
+      this.compacted = false;
       if (calls.length > 0) {
         await runToolCalls(calls, {
           registry,
@@ -308,13 +311,25 @@ class AgentRun {
     for (const call of uniqueCalls(toolCallsOf(message))) this.record(errorResult(call, reason, this.now()));
   }
 
+  /**
+   * Tokens the next request will carry. Reported usage is the best measure, but after a
+   * compaction it describes a context that no longer exists, so until the next reply the size
+   * is estimated from the messages alone.
+   */
+  private contextSize(baseTokens: number): number {
+    return this.compacted
+      ? baseTokens + estimateTokens(this.context)
+      : contextTokens(this.context, baseTokens);
+  }
+
   private compact(reason: CompactionReason, keepTokens: number, baseTokens: number): boolean {
     if (!this.task) return false;
-    const before = contextTokens(this.context, baseTokens);
+    const before = this.contextSize(baseTokens);
     const result = compactMessages(this.context, keepTokens, { task: this.task, notes: this.notes });
     if (!result) return false;
     this.context = result.messages;
     this.notes = result.notes;
+    this.compacted = true;
     this.emit({
       type: 'compaction',
       reason,

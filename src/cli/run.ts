@@ -1,36 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { buildSystemPrompt, loadAgentsMd, runAgent, type AgentResult } from '../agent/index.js';
 import {
+  branchExists,
   commitToNewBranch,
   defaultBranchName,
-  dirtyPaths,
   isValidBranchName,
   openCheckout,
-  branchExists,
   unusedBranchName,
   type Checkout,
   type LocalCommit,
 } from '../git/local.js';
 import { createRedactor, secretsFromEnv } from '../protocol/redact.js';
-import { parseTranscript, TranscriptWriter } from '../protocol/transcript.js';
-import { textOf, type Usage } from '../protocol/types.js';
-import {
-  createFallbackProvider,
-  createProvider,
-  createScriptedProvider,
-  parseFallbackSpec,
-  scriptFromTranscript,
-} from '../providers/index.js';
-import { PROVIDER_NAMES, type Provider, type ProviderName } from '../providers/types.js';
-import { normalizeUsage } from '../report/normalize.js';
+import type { Redactor } from '../protocol/transcript.js';
+import { TranscriptWriter } from '../protocol/transcript.js';
+import { PROVIDER_NAMES, type ProviderName } from '../providers/types.js';
 import { renderSummaryText, toolLogFromMessages } from '../report/summary.js';
 import { createWorkspaceTools } from '../tools/index.js';
 import { parseFlags, positiveInt, positiveNumber } from './args.js';
 import { watchInterrupts } from './interrupt.js';
 import { UsageError, type CliCommand, type CliIO } from './io.js';
+import { loadModel, type CliModel } from './model.js';
 import { createTimeline } from './timeline.js';
 
 export const RUN_USAGE = `Usage: patchloop run [options] "task"
@@ -54,7 +45,7 @@ Options:
   --branch B              branch for the commit (default: patchloop/<task>-<time>)
   --transcript FILE       where the JSONL transcript goes (default: the system temp folder)
   --replay FILE.jsonl     use a recorded transcript's assistant messages as the model (no network);
-                          the task defaults to the recorded one
+                          the task and test command default to the recorded ones
 
 Exit status: 0 success or no changes, 1 failure or budget exceeded, 130 cancelled, 2 usage error.`;
 
@@ -85,14 +76,8 @@ const EXIT: Record<string, number> = {
   cancelled: 130,
 };
 
+/** Author of the commit when git has no user.name / user.email configured. */
 const FALLBACK_AUTHOR = { name: 'patchloop', email: 'patchloop@users.noreply.github.com' };
-
-interface Model {
-  provider: Provider;
-  /** Set for --replay: what the session line says about the scripted model. */
-  scripted?: string;
-  recordedTask?: string;
-}
 
 /** `patchloop run`: the agent on a local checkout, its work committed to a new branch. */
 export const runCommand: CliCommand = async (argv, io) => {
@@ -104,36 +89,23 @@ export const runCommand: CliCommand = async (argv, io) => {
   const maxTurns = positiveInt('max-turns', flags['max-turns']) ?? 40;
   const maxCostUsd = positiveNumber('max-cost-usd', flags['max-cost-usd']);
   const timeoutMinutes = positiveNumber('timeout-minutes', flags['timeout-minutes']) ?? 30;
-  const providerName = flags.provider ?? 'anthropic';
-  if (!(PROVIDER_NAMES as readonly string[]).includes(providerName)) {
-    throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got "${providerName}"`);
+  const provider = flags.provider ?? 'anthropic';
+  if (!(PROVIDER_NAMES as readonly string[]).includes(provider)) {
+    throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got "${provider}"`);
   }
-
-  const checkout = await openCheckout(resolve(io.cwd, flags.repo ?? '.')).catch((err: Error) => {
-    throw new UsageError(err.message);
-  });
-  const dirty = await dirtyPaths(checkout.root);
-  if (dirty.length > 0) {
-    const list = dirty.slice(0, 5).join(', ') + (dirty.length > 5 ? `, … (${dirty.length} in all)` : '');
-    throw new UsageError(
-      `${checkout.root} has uncommitted changes (${list}); commit or stash them first, so the run's changes stay apart`,
-    );
-  }
-  if (flags.branch !== undefined) {
-    if (!(await isValidBranchName(checkout.root, flags.branch)))
-      throw new UsageError(`--branch "${flags.branch}" is not a valid branch name`);
-    if (await branchExists(checkout.root, flags.branch))
-      throw new UsageError(`--branch ${flags.branch} already exists`);
-  }
-
-  const model = loadModel(io, {
-    provider: providerName as ProviderName,
-    model: flags.model,
-    baseUrl: flags['base-url'],
-    apiKey: flags['api-key'],
-    fallback: flags['fallback-model'],
-    replay: flags.replay,
-  });
+  const checkout = await cleanCheckout(resolve(io.cwd, flags.repo ?? '.'), flags.branch);
+  const model = loadModel(
+    {
+      provider: provider as ProviderName,
+      model: flags.model,
+      baseUrl: flags['base-url'],
+      apiKey: flags['api-key'],
+      fallback: flags['fallback-model'],
+      replay: flags.replay,
+    },
+    io.cwd,
+    io.env,
+  );
   const task = positionals.join(' ').trim() || model.recordedTask;
   if (!task)
     throw new UsageError('missing the task, e.g. patchloop run "fix the failing test in src/math.js"');
@@ -142,26 +114,18 @@ export const runCommand: CliCommand = async (argv, io) => {
   const transcriptPath = flags.transcript
     ? resolve(io.cwd, flags.transcript)
     : join(tmpdir(), 'patchloop', id, 'transcript.jsonl');
-  if (isInside(transcriptPath, checkout.root)) {
-    throw new UsageError(
-      `--transcript must be outside the checkout (${checkout.root}): nothing of patchloop's own is committed`,
-    );
-  }
   const redact = createRedactor([...(flags['api-key'] ? [flags['api-key']] : []), ...secretsFromEnv(io.env)]);
-  const transcript = new TranscriptWriter(transcriptPath, {
-    redact,
-    onError: (err) =>
-      io.stderr.write(`patchloop: the transcript could not be written (${err.message}); the run goes on\n`),
-  });
+  const transcript = openTranscript(transcriptPath, checkout.root, redact, io);
 
+  const recorded = model.recordedSession?.testCommand;
+  const testCommand = flags['test-command'] ?? (typeof recorded === 'string' ? recorded : undefined);
   const allowBash = flags['allow-bash'] === true;
-  const testCommand = flags['test-command'];
   const tools = createWorkspaceTools({
     root: checkout.root,
     allowBash,
     testCommand,
     env: io.env,
-    artifactsDir: join(transcriptPath, '..'),
+    artifactsDir: dirname(transcriptPath),
   });
   transcript.session({
     id,
@@ -178,10 +142,10 @@ export const runCommand: CliCommand = async (argv, io) => {
   });
 
   const timeline = createTimeline(io.stderr);
+  // Stays on until the summary is out: a signal after the loop still ends in a clean exit.
   const interrupt = watchInterrupts();
-  let result: AgentResult;
   try {
-    result = await runAgent({
+    const result = await runAgent({
       provider: model.provider,
       tools,
       systemPrompt: buildSystemPrompt({
@@ -198,22 +162,88 @@ export const runCommand: CliCommand = async (argv, io) => {
       transcript,
       onEvent: (e) => timeline.onEvent(e),
     });
+    timeline.close();
+    return await finish({ io, checkout, task, result, model, transcript, redact, branch: flags.branch });
   } finally {
     timeline.close();
+    interrupt.dispose();
   }
-  // A signal arriving from here on still exits cleanly, with the summary.
+};
 
+/** The checkout holding `dir`, refused when it has uncommitted work or `branch` cannot be used. */
+async function cleanCheckout(dir: string, branch: string | undefined): Promise<Checkout> {
+  const checkout = await openCheckout(dir).catch((err: Error) => {
+    throw new UsageError(err.message);
+  });
+  const { dirty } = checkout;
+  if (dirty.length > 0) {
+    const list = dirty.slice(0, 5).join(', ') + (dirty.length > 5 ? `, … (${dirty.length} in all)` : '');
+    throw new UsageError(
+      `${checkout.root} has uncommitted changes (${list}); commit or stash them first, so the run's changes stay apart`,
+    );
+  }
+  if (branch !== undefined) {
+    if (!(await isValidBranchName(checkout.root, branch))) {
+      throw new UsageError(`--branch "${branch}" is not a valid branch name`);
+    }
+    if (await branchExists(checkout.root, branch)) throw new UsageError(`--branch ${branch} already exists`);
+  }
+  return checkout;
+}
+
+function openTranscript(path: string, root: string, redact: Redactor, io: CliIO): TranscriptWriter {
+  const rel = relative(root, path);
+  if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
+    throw new UsageError(
+      `--transcript must be outside the checkout (${root}): nothing of patchloop's own is committed`,
+    );
+  }
+  try {
+    return new TranscriptWriter(path, {
+      redact,
+      onError: (err) =>
+        io.stderr.write(
+          `patchloop: the transcript stopped being written (${err.message}); the run goes on\n`,
+        ),
+    });
+  } catch (err) {
+    throw new UsageError(
+      `cannot write the transcript to ${path} (${err instanceof Error ? err.message : String(err)})`,
+    );
+  }
+}
+
+interface Finish {
+  io: CliIO;
+  checkout: Checkout;
+  task: string;
+  result: AgentResult;
+  model: CliModel;
+  transcript: TranscriptWriter;
+  redact: Redactor;
+  branch: string | undefined;
+}
+
+/** Commits the work, writes the summary line, prints the summary; returns the exit status. */
+async function finish({
+  io,
+  checkout,
+  task,
+  result,
+  model,
+  transcript,
+  redact,
+  branch,
+}: Finish): Promise<number> {
   let commit: LocalCommit | undefined;
   let commitError: string | undefined;
   try {
-    commit = await commitWork(checkout, task, result, flags.branch);
+    commit = await commitWork(checkout, task, result, branch);
     if (commit) transcript.event('commit', { branch: commit.branch, sha: commit.sha, files: commit.files });
   } catch (err) {
     commitError = `The changes could not be committed: ${err instanceof Error ? err.message : String(err)}`;
     transcript.event('error', { message: commitError });
   }
-  interrupt.dispose();
-
   const conclusion =
     result.conclusion === 'success' && !commit && !commitError ? 'no-changes' : result.conclusion;
   const error = [result.error, commitError].filter(Boolean).join(' ');
@@ -239,7 +269,7 @@ export const runCommand: CliCommand = async (argv, io) => {
       usage: result.usage,
       changedFiles: commit?.files ?? [],
       toolLog: toolLogFromMessages(result.messages),
-      transcriptLocation: transcriptPath,
+      transcriptLocation: transcript.path,
       ...(commit ? { branch: commit.branch, commitSha: commit.sha } : {}),
       ...(error ? { error } : {}),
       ...(result.finalText ? { finalMessage: result.finalText } : {}),
@@ -249,77 +279,6 @@ export const runCommand: CliCommand = async (argv, io) => {
   );
   io.stdout.write(summary);
   return commitError ? 1 : (EXIT[conclusion] ?? 1);
-};
-
-interface ModelFlags {
-  provider: ProviderName;
-  model?: string;
-  baseUrl?: string;
-  apiKey?: string;
-  fallback?: string;
-  replay?: string;
-}
-
-function loadModel(io: CliIO, f: ModelFlags): Model {
-  if (f.replay) {
-    const path = resolve(io.cwd, f.replay);
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (err) {
-      throw new UsageError(
-        `--replay: cannot read ${path} (${err instanceof Error ? err.message : String(err)})`,
-      );
-    }
-    const script = scriptFromTranscript(text);
-    if (script.length === 0) throw new UsageError(`--replay: ${path} holds no assistant messages`);
-    const label =
-      `Scripted model session: the assistant turns are replayed from ${basename(path)}; no model was called. ` +
-      'Token and cost figures are the ones recorded in that file, not spent.';
-    const recorded = parseTranscript(text).messages;
-    const usages = recorded.flatMap((m) => (m.role === 'assistant' ? [normalizeUsage(m.usage)] : []));
-    const first = recorded.find((m) => m.role === 'user');
-    return {
-      provider: withRecordedUsage(createScriptedProvider(script, { label }), usages),
-      scripted: label,
-      ...(first ? { recordedTask: textOf(first.content) } : {}),
-    };
-  }
-  try {
-    const primary = createProvider({
-      provider: f.provider,
-      model: f.model,
-      apiKey: f.apiKey,
-      baseUrl: f.baseUrl,
-      env: io.env,
-    });
-    if (!f.fallback) return { provider: primary };
-    const spec = parseFallbackSpec(f.fallback);
-    const backup = createProvider({ provider: spec.provider, model: spec.model, env: io.env });
-    return { provider: createFallbackProvider(primary, backup) };
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
-}
-
-/**
- * The scripted provider reports no usage (nothing was spent); a replay shows the figures recorded
- * with each turn instead, so the demo's summary looks like a real run's. The label says so.
- */
-function withRecordedUsage(provider: Provider, usages: readonly Usage[]): Provider {
-  let turn = 0;
-  return {
-    name: provider.name,
-    model: provider.model,
-    async *stream(context, options) {
-      const recorded = usages[turn++];
-      for await (const e of provider.stream(context, options)) {
-        yield e.type === 'done' && recorded && e.message.stopReason !== 'aborted'
-          ? { ...e, message: { ...e.message, usage: recorded } }
-          : e;
-      }
-    },
-  };
 }
 
 async function commitWork(
@@ -330,22 +289,13 @@ async function commitWork(
 ): Promise<LocalCommit | undefined> {
   const name = branch ?? (await unusedBranchName(checkout.root, defaultBranchName(task, new Date())));
   const title = task.split('\n')[0]!.trim();
-  const lines = [
+  const message = [
     `patchloop: ${title.length > 60 ? `${title.slice(0, 59)}…` : title}`,
     '',
     task.length > 2000 ? `${task.slice(0, 2000)}…` : task,
     '',
     `Outcome: ${result.conclusion}${result.error ? ` (${result.error})` : ''}`,
     `Model: ${result.models.join(', ') || 'none'}; turns: ${result.turns}`,
-  ];
-  return commitToNewBranch(checkout.root, {
-    branch: name,
-    message: lines.join('\n'),
-    fallbackAuthor: FALLBACK_AUTHOR,
-  });
-}
-
-function isInside(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  ].join('\n');
+  return commitToNewBranch(checkout.root, { branch: name, message, fallbackAuthor: FALLBACK_AUTHOR });
 }

@@ -8,6 +8,7 @@ import { textOf } from '../protocol/types.js';
 export interface TimelineOutput {
   write(text: string): unknown;
   isTTY?: boolean;
+  columns?: number;
 }
 
 export interface Timeline {
@@ -39,7 +40,10 @@ export function createTimeline(out: TimelineOutput, options: TimelineOptions = {
   const drawStatus = (): void => {
     if (!tty || !status) return;
     const secs = ((now() - status.since) / 1000).toFixed(1);
-    out.write(`\r\x1b[2K${FRAMES[frame % FRAMES.length]} ${status.label} (${secs} s)`);
+    // A status line that wraps could not be cleared with \r; keep it within the terminal's width.
+    const room = Math.max(20, (out.columns ?? 80) - 14);
+    const label = status.label.length > room ? `${status.label.slice(0, room - 1)}…` : status.label;
+    out.write(`\r\x1b[2K${FRAMES[frame % FRAMES.length]} ${label} (${secs} s)`);
   };
   const setStatus = (label: string | undefined): void => {
     if (!tty) return;

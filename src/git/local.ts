@@ -9,6 +9,8 @@ export interface Checkout {
   head: string;
   /** The branch checked out, or undefined on a detached HEAD. */
   branch: string | undefined;
+  /** Paths with uncommitted changes, and untracked files that are not ignored. */
+  dirty: string[];
 }
 
 export interface ChangedFile {
@@ -26,32 +28,62 @@ export interface LocalCommit {
 }
 
 function git(root: string): SimpleGit {
-  return simpleGit({ baseDir: root, maxConcurrentProcesses: 1 });
+  return simpleGit({ baseDir: root });
 }
 
-/** The checkout that holds `dir`; throws an Error that says what is wrong. */
+/**
+ * The checkout that holds `dir`, with its HEAD, branch and uncommitted paths; throws an Error
+ * that says what is wrong. Two git processes, side by side: this is on the way to the first
+ * model request.
+ */
 export async function openCheckout(dir: string): Promise<Checkout> {
-  let root: string;
-  try {
-    root = (await git(dir).revparse(['--show-toplevel'])).trim();
-  } catch {
+  const g = git(dir);
+  const [top, status] = await Promise.all([
+    g.revparse(['--show-toplevel']).catch(() => undefined),
+    g.raw(['status', '--porcelain=v2', '--branch', '-z']).catch(() => undefined),
+  ]);
+  if (top === undefined || status === undefined) {
     throw new Error(`${dir} is not inside a git checkout (run \`git init\` and commit first)`);
   }
-  const g = git(root);
-  let head: string;
-  try {
-    head = (await g.revparse(['--verify', 'HEAD'])).trim();
-  } catch {
+  const root = top.trim();
+  const parsed = parseStatus(status);
+  if (!parsed.head)
     throw new Error(`${root} has no commits yet; commit once so the changes can go on a branch`);
+  return { root, head: parsed.head, branch: parsed.branch, dirty: parsed.dirty };
+}
+
+/** Reads `git status --porcelain=v2 --branch -z`: the HEAD commit, the branch, the changed paths. */
+export function parseStatus(out: string): { head?: string; branch?: string; dirty: string[] } {
+  const result: { head?: string; branch?: string; dirty: string[] } = { dirty: [] };
+  const records = out.split('\0');
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    if (r.startsWith('# branch.oid ')) {
+      const oid = r.slice('# branch.oid '.length);
+      if (oid !== '(initial)') result.head = oid;
+    } else if (r.startsWith('# branch.head ')) {
+      const name = r.slice('# branch.head '.length);
+      if (name !== '(detached)') result.branch = name;
+    } else if (r.startsWith('1 ')) result.dirty.push(field(r, 8));
+    else if (r.startsWith('2 ')) {
+      result.dirty.push(field(r, 9));
+      i++; // a rename or copy is followed by its original path
+    } else if (r.startsWith('u ')) result.dirty.push(field(r, 10));
+    else if (r.startsWith('? ')) result.dirty.push(r.slice(2));
   }
-  const name = (await g.raw(['symbolic-ref', '--quiet', '--short', 'HEAD']).catch(() => '')).trim();
-  return { root, head, branch: name || undefined };
+  return result;
+}
+
+/** The rest of a space-separated record after its first `n` fields (a path may hold spaces). */
+function field(record: string, n: number): string {
+  let at = 0;
+  for (let k = 0; k < n; k++) at = record.indexOf(' ', at) + 1;
+  return record.slice(at);
 }
 
 /** Paths with uncommitted changes or untracked, not ignored files. */
 export async function dirtyPaths(root: string): Promise<string[]> {
-  const status = await git(root).status();
-  return status.files.map((f) => f.path);
+  return parseStatus(await git(root).raw(['status', '--porcelain=v2', '-z'])).dirty;
 }
 
 export async function branchExists(root: string, name: string): Promise<boolean> {

@@ -17,7 +17,8 @@ export function slugify(text: string, max = 40): string {
 
 /**
  * Makes a user-given prefix a legal start of a ref name (git check-ref-format): no spaces,
- * control characters, `~^:?*[\`, `..`, `@{`, no component starting with `.` or ending in `.lock`.
+ * control characters, `~^:?*[\`, `..`, `@{`, no component starting with `.` or ending in `.lock`,
+ * no leading `-`.
  */
 export function cleanPrefix(prefix: string): string {
   return (
@@ -30,7 +31,7 @@ export function cleanPrefix(prefix: string): string {
       .map((part) => part.replace(/^\.+/, '').replace(/\.lock$/i, '-lock'))
       .filter((part, i, all) => part !== '' || i === all.length - 1)
       .join('/')
-      .replace(/^\/+/, '')
+      .replace(/^[/-]+/, '')
   );
 }
 

@@ -95,21 +95,30 @@ export async function takeCheckoutCredential(
   const entries: ConfigEntry[] = [];
   const removed: string[] = [];
 
-  const headers = await readConfig(git, local, '^http\\..*\\.extraheader$');
+  // One read of the whole local config (and origin's URL beside it): most checkouts hold one
+  // credential entry or none, so the common case costs two git processes and one unset.
+  const [config, originUrl] = await Promise.all([
+    readConfig(git, local, '.'),
+    git
+      .raw(['remote', 'get-url', '--push', 'origin'])
+      .then((out) => out.trim() || undefined)
+      .catch(() => undefined),
+  ]);
+  const headers = config.filter((e) => /^http\..*\.extraheader$/i.test(e.key));
   for (const key of new Set(headers.map((h) => h.key))) {
     await unset(git, local, key);
     removed.push(`${key} in .git/config`);
   }
   entries.push(...headers);
 
-  const ssh = await readConfig(git, local, '^core\\.sshcommand$');
+  const ssh = config.filter((e) => /^core\.sshcommand$/i.test(e.key));
   if (ssh.length > 0) {
     await unset(git, local, 'core.sshCommand');
     removed.push('core.sshCommand in .git/config');
     entries.push(...ssh.map((e) => ({ key: 'core.sshCommand', value: e.value })));
   }
 
-  const includes = await readConfig(git, local, '^includeif\\..*\\.path$|^include\\.path$');
+  const includes = config.filter((e) => /^includeif\..*\.path$|^include\.path$/i.test(e.key));
   const files = new Set<string>();
   for (const inc of includes) {
     const fromFile = await readConfig(git, ['--file', inc.value], '^http\\..*\\.extraheader$');
@@ -139,12 +148,6 @@ export async function takeCheckoutCredential(
     }
   }
 
-  let originUrl: string | undefined;
-  try {
-    originUrl = (await git.raw(['remote', 'get-url', '--push', 'origin'])).trim() || undefined;
-  } catch {
-    originUrl = undefined;
-  }
   return { entries, secrets: secretsOf(entries), removed, originUrl };
 }
 
@@ -161,4 +164,22 @@ export function credentialEnv(credential: CheckoutCredential | undefined): Recor
   });
   env.GIT_CONFIG_COUNT = String(entries.length);
   return env;
+}
+
+/**
+ * Puts the credential back into the repository's local git config once the agent is done, so the
+ * workflow's later steps can push as they could before (actions/checkout's post step removes it
+ * again at the end of the job). Values written before the run are not duplicated.
+ */
+export async function restoreCheckoutCredential(
+  repoDir: string,
+  credential: CheckoutCredential,
+): Promise<void> {
+  if (credential.entries.length === 0) return;
+  const git = plainGit(repoDir);
+  const present = await readConfig(git, ['--local'], '.');
+  for (const e of credential.entries) {
+    if (present.some((p) => p.key.toLowerCase() === e.key.toLowerCase() && p.value === e.value)) continue;
+    await git.raw(['config', '--local', '--add', e.key, e.value]);
+  }
 }

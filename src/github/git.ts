@@ -159,7 +159,8 @@ export class Checkout {
 
   /** `name`, made unique against local branches and origin's. */
   async freeBranchName(name: string): Promise<string> {
-    const taken = new Set([...(await this.localBranches()), ...(await this.remoteBranches())]);
+    const [local, remote] = await Promise.all([this.localBranches(), this.remoteBranches()]);
+    const taken = new Set([...local, ...remote]);
     return uniqueName(name, (c) => taken.has(c));
   }
 

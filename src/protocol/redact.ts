@@ -55,7 +55,9 @@ function escapeRegExp(s: string): string {
 export function base64Alignments(bytes: Buffer): string[] {
   const out: string[] = [];
   for (let shift = 0; shift < 3; shift++) {
-    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64').replace(/=+$/, '');
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes])
+      .toString('base64')
+      .replace(/=+$/, '');
     const firstBit = shift * 8;
     const endBit = (shift + bytes.length) * 8;
     const first = Math.ceil(firstBit / 6);

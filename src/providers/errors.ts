@@ -107,7 +107,7 @@ function causeChain(err: unknown): string {
       break;
     }
   }
-  return parts.join(' <- ');
+  return parts.join('; caused by: ');
 }
 
 const NETWORK_CODES =
@@ -204,7 +204,7 @@ function withStatus(status: number, message: string): string {
 
 function networkMessage(err: unknown, message: string): string {
   const chain = causeChain(err);
-  return chain.length > message.length ? chain : message;
+  return `Connection failed: ${chain.length > message.length ? chain : message}`;
 }
 
 /** A failure for a stream that ended before the provider said it was complete. */

@@ -1,10 +1,14 @@
-import { createAnthropicProvider } from './anthropic.js';
-import { createGoogleProvider } from './google.js';
-import { createOpenAIChatProvider } from './openai-chat.js';
-import { createOpenAIResponsesProvider } from './openai-responses.js';
-import { DEFAULT_MODELS } from './pricing.js';
+import { emptyUsage } from '../protocol/types.js';
+import { DEFAULT_MODELS, lookupModel } from './pricing.js';
 import type { RetryPolicy } from './retry.js';
-import { PROVIDER_NAMES, type Provider, type ProviderName } from './types.js';
+import {
+  PROVIDER_NAMES,
+  type AssistantEvent,
+  type Context,
+  type Provider,
+  type ProviderName,
+  type StreamOptions,
+} from './types.js';
 
 export interface ProviderConfig {
   provider: ProviderName;
@@ -76,18 +80,63 @@ export function createProvider(config: ProviderConfig): Provider {
     ...(baseUrl ? { baseUrl } : {}),
     ...(config.retry ? { retry: config.retry } : {}),
   };
-  switch (name) {
-    case 'anthropic':
-      return createAnthropicProvider(common);
-    case 'openai':
-      return createOpenAIChatProvider({ ...common, name: 'openai' });
-    case 'openai-compatible':
-      return createOpenAIChatProvider({ ...common, name: 'openai-compatible' });
-    case 'openai-responses':
-      return createOpenAIResponsesProvider(common);
-    case 'google':
-      return createGoogleProvider(common);
-  }
+  return lazyProvider(name, model, async () => {
+    switch (name) {
+      case 'anthropic':
+        return (await import('./anthropic.js')).createAnthropicProvider(common);
+      case 'openai':
+        return (await import('./openai-chat.js')).createOpenAIChatProvider({ ...common, name: 'openai' });
+      case 'openai-compatible':
+        return (await import('./openai-chat.js')).createOpenAIChatProvider({
+          ...common,
+          name: 'openai-compatible',
+        });
+      case 'openai-responses':
+        return (await import('./openai-responses.js')).createOpenAIResponsesProvider(common);
+      case 'google':
+        return (await import('./google.js')).createGoogleProvider(common);
+    }
+  });
+}
+
+/**
+ * Loads an adapter (and its SDK) on the first request only: the bundle then evaluates just the one
+ * SDK a run uses, which keeps start-up short (each SDK costs tens of milliseconds to evaluate).
+ */
+function lazyProvider(name: ProviderName, model: string, load: () => Promise<Provider>): Provider {
+  let loaded: Promise<Provider> | undefined;
+  const contextWindow = lookupModel(model)?.contextWindow;
+  return {
+    name,
+    model,
+    ...(contextWindow !== undefined ? { contextWindow } : {}),
+    async *stream(context: Context, options?: StreamOptions): AsyncIterable<AssistantEvent> {
+      loaded ??= load();
+      let provider: Provider;
+      try {
+        provider = await loaded;
+      } catch (err) {
+        // The contract of stream(): it ends in one `done`, never in a throw.
+        const message = `could not load the ${name} adapter: ${err instanceof Error ? err.message : String(err)}`;
+        yield {
+          type: 'done',
+          message: {
+            role: 'assistant',
+            content: [],
+            provider: name,
+            model,
+            usage: emptyUsage(),
+            stopReason: 'error',
+            errorMessage: message,
+            errorKind: 'other',
+            timestamp: Date.now(),
+          },
+        };
+        return;
+      }
+      yield* provider.stream(context, options);
+    },
+  };
 }
 
 /** Parses `fallback-model` (`provider:model`); the model may itself contain colons. Throws when invalid. */

@@ -71,7 +71,7 @@ const MODELS: ModelInfo[] = [
   claude('claude-opus-4-5', p(5, 25, 0.5, 6.25), 200_000, 64_000),
   claude('claude-opus-4-1', p(15, 75, 1.5, 18.75), 200_000, 32_000),
   claude('claude-opus-4', p(15, 75, 1.5, 18.75), 200_000, 32_000),
-  claude('claude-sonnet-5-5', p(2, 10, 0.1, 2.5), 1_000_000, 128_000),
+  claude('claude-sonnet-5-5', p(2, 10, 0.2, 2.5), 1_000_000, 128_000),
   claude('claude-sonnet-5', p(2, 10, 0.2, 2.5), 1_000_000, 128_000),
   claude('claude-sonnet-4-6', p(3, 15, 0.3, 3.75), 1_000_000, 64_000),
   claude('claude-sonnet-4-5', p(3, 15, 0.3, 3.75), 200_000, 64_000),

@@ -34,7 +34,7 @@ display:flex;gap:10px;align-items:center;flex-wrap:wrap}
 .turn{border:1px solid var(--line);border-left:4px solid var(--line);border-radius:6px;margin:8px 0;background:var(--bg);
 content-visibility:auto;contain-intrinsic-size:auto 36px}
 .turn.failed{border-left-color:var(--bad)}
-.turn>summary{cursor:pointer;padding:6px 10px;list-style-position:outside}
+.turn>summary{cursor:pointer;padding:6px 10px;list-style-position:inside}
 .turn>summary .n{font-weight:600;margin-right:6px}
 .turn .meta{color:var(--dim);font-size:12.5px}
 .turn .chips{margin-left:6px}

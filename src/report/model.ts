@@ -100,7 +100,8 @@ export function buildRunView(parsed: ParsedTranscript): RunView {
     timeline: [],
     events: parsed.events,
     totals: emptyUsage(),
-    tools: {},
+    // No prototype: tool names come from the file, and "__proto__" is a possible one.
+    tools: Object.create(null) as Record<string, ToolCount>,
     errors: [],
     warnings: [],
   };
@@ -209,7 +210,7 @@ export function buildRunView(parsed: ParsedTranscript): RunView {
   if (parsed.summary) {
     const s = parsed.summary;
     view.conclusion = typeof s.conclusion === 'string' ? s.conclusion : undefined;
-    if (s.usage !== undefined) view.totals = normalizeUsage(s.usage);
+    if (s.usage && typeof s.usage === 'object') view.totals = normalizeUsage(s.usage);
     if (typeof s.error === 'string' && s.error) view.errors.push({ source: 'run', message: s.error });
     const ended = toMillis(s.endedAt) ?? toMillis(s.timestamp);
     if (ended !== undefined) lastTimestamp = ended;

@@ -32,7 +32,8 @@ function num(v: unknown): number | undefined {
 /** A timestamp in milliseconds from a number or an ISO date string. */
 export function toMillis(v: unknown): number | undefined {
   const n = num(v);
-  if (n !== undefined) return n;
+  // Beyond ±8.64e15 ms a Date is invalid and toISOString throws.
+  if (n !== undefined) return Math.abs(n) <= 8.64e15 ? n : undefined;
   if (typeof v === 'string') {
     const t = Date.parse(v);
     return Number.isNaN(t) ? undefined : t;

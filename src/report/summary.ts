@@ -141,7 +141,10 @@ function redacted(input: RunSummaryInput, redact: (s: string) => string): RunSum
 }
 
 function headMarkdown(s: RunSummaryInput): string {
-  const lines: string[] = [`### ${HEADLINES[s.conclusion] ?? `patchloop: ${cell(s.conclusion)}`}`, ''];
+  const headline = Object.hasOwn(HEADLINES, s.conclusion)
+    ? HEADLINES[s.conclusion]
+    : `patchloop: ${cell(s.conclusion)}`;
+  const lines: string[] = [`### ${headline}`, ''];
   if (s.error) lines.push(`> **Error:** ${cut(oneLine(s.error), 2000)}`, '');
   for (const n of s.notices ?? []) lines.push(`> **Note:** ${cut(oneLine(n), 2000)}`, '');
   lines.push('| | |', '|---|---|');
@@ -171,9 +174,17 @@ function filesMarkdown(files: ChangedFile[], keep: number): string {
   return lines.join('\n');
 }
 
+/**
+ * Wraps `@login` and `@org/team` in code spans: the model's words must not notify people on
+ * GitHub (a mention inside a code span does not notify).
+ */
+export function neutralizeMentions(text: string): string {
+  return text.replace(/(^|[^\w`/@])@([A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\/[A-Za-z0-9_.-]+)?)(?![\w`])/g, '$1`@$2`');
+}
+
 function finalMarkdown(text: string | undefined, keep: number): string {
   if (!text || !text.trim()) return '';
-  let body = text.trim();
+  let body = neutralizeMentions(text.trim());
   if (body.length > keep)
     body = `${body.slice(0, Math.max(0, keep))}\n\n… (cut; the full message is in the transcript)`;
   // Quoted, so an unclosed code fence in the message cannot swallow the rest of the summary.

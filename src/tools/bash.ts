@@ -18,7 +18,10 @@ export interface BashOptions {
 export const DEFAULT_BASH_TIMEOUT_S = 120;
 export const MAX_BASH_TIMEOUT_S = 1800;
 
-export function createBashTool(ws: Workspace, options: BashOptions = {}): AgentTool<BashArgs, CommandDetails> {
+export function createBashTool(
+  ws: Workspace,
+  options: BashOptions = {},
+): AgentTool<BashArgs, CommandDetails> {
   return {
     name: 'bash',
     description:

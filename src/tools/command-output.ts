@@ -44,7 +44,8 @@ export function formatCommandResult(
 
   let status: string;
   if (result.spawnError) status = `The command could not be started: ${result.spawnError}`;
-  else if (result.timedOut) status = `Timed out after ${seconds(result.durationMs)}; the command and all its processes were stopped.`;
+  else if (result.timedOut)
+    status = `Timed out after ${seconds(result.durationMs)}; the command and all its processes were stopped.`;
   else if (result.aborted) status = 'Cancelled: the run was stopped, and the command with it.';
   else if (result.exitCode !== null) status = `Exit code ${result.exitCode} (${seconds(result.durationMs)}).`;
   else status = `Ended by signal ${result.signal ?? 'unknown'} (${seconds(result.durationMs)}).`;
@@ -53,13 +54,16 @@ export function formatCommandResult(
   if (result.totalBytes === 0) parts.push('(no output)');
   else parts.push(tail.text);
   if (truncated) {
-    const shown = tail.partialLine ? `the last ${formatBytes(tail.keptBytes)} of the last line` : `the last ${keptLines} lines`;
+    const shown = tail.partialLine
+      ? `the last ${formatBytes(tail.keptBytes)} of the last line`
+      : `the last ${keptLines} lines`;
     let notice = `[Output cut: showing ${shown} of ${result.totalLines} lines (${formatBytes(result.totalBytes)} in all).`;
     if (result.fullOutputPath) notice += ` Full output saved to ${result.fullOutputPath}.`;
     else if (result.spillError) notice += ` The full output could not be saved: ${result.spillError}.`;
     notice += ' Narrow the command (e.g. run one test, or filter with grep) to see less at a time.]';
     parts.push(notice);
   }
-  const isError = result.spawnError !== undefined || result.timedOut || result.aborted || result.exitCode !== 0;
+  const isError =
+    result.spawnError !== undefined || result.timedOut || result.aborted || result.exitCode !== 0;
   return { content: [{ type: 'text', text: parts.join('\n') }], details, isError };
 }

@@ -44,8 +44,10 @@ function nodeCommand(root: string, env: NodeJS.ProcessEnv): TestCommand | undefi
   }
   if (typeof script !== 'string' || script.trim() === '' || NPM_PLACEHOLDER.test(script)) return undefined;
   const source = 'package.json "test" script';
-  if (existsSync(join(root, 'pnpm-lock.yaml')) && onPath('pnpm', env)) return { command: 'pnpm test', source, argsSeparator: '' };
-  if (existsSync(join(root, 'yarn.lock')) && onPath('yarn', env)) return { command: 'yarn test', source, argsSeparator: '' };
+  if (existsSync(join(root, 'pnpm-lock.yaml')) && onPath('pnpm', env))
+    return { command: 'pnpm test', source, argsSeparator: '' };
+  if (existsSync(join(root, 'yarn.lock')) && onPath('yarn', env))
+    return { command: 'yarn test', source, argsSeparator: '' };
   return { command: 'npm test', source, argsSeparator: '-- ' };
 }
 
@@ -56,7 +58,8 @@ function pythonCommand(root: string, env: NodeJS.ProcessEnv): TestCommand | unde
     if (existsSync(join(root, file))) return { command, source: file, argsSeparator: '' };
   }
   for (const file of ['pyproject.toml', 'setup.cfg', 'tox.ini']) {
-    if (/pytest/.test(readText(join(root, file)) ?? '')) return { command, source: `${file} (pytest settings)`, argsSeparator: '' };
+    if (/pytest/.test(readText(join(root, file)) ?? ''))
+      return { command, source: `${file} (pytest settings)`, argsSeparator: '' };
   }
   for (const file of ['pyproject.toml', 'setup.py', 'setup.cfg']) {
     if (existsSync(join(root, file))) return { command, source: file, argsSeparator: '' };
@@ -67,7 +70,8 @@ function pythonCommand(root: string, env: NodeJS.ProcessEnv): TestCommand | unde
 function makeCommand(root: string): TestCommand | undefined {
   for (const file of ['Makefile', 'makefile', 'GNUmakefile']) {
     const text = readText(join(root, file));
-    if (text !== undefined && /^test\s*:/m.test(text)) return { command: 'make test', source: `${file} "test" target`, argsSeparator: '' };
+    if (text !== undefined && /^test\s*:/m.test(text))
+      return { command: 'make test', source: `${file} "test" target`, argsSeparator: '' };
   }
   return undefined;
 }
@@ -76,16 +80,22 @@ function makeCommand(root: string): TestCommand | undefined {
  * Finds how a repository runs its tests, from the files at its root. Returns undefined when
  * nothing recognisable is there.
  */
-export function detectTestCommand(root: string, env: NodeJS.ProcessEnv = process.env): TestCommand | undefined {
+export function detectTestCommand(
+  root: string,
+  env: NodeJS.ProcessEnv = process.env,
+): TestCommand | undefined {
   const node = nodeCommand(root, env);
   if (node) return node;
   const python = pythonCommand(root, env);
   if (python) return python;
-  if (existsSync(join(root, 'go.mod'))) return { command: 'go test ./...', source: 'go.mod', argsSeparator: '' };
-  if (existsSync(join(root, 'Cargo.toml'))) return { command: 'cargo test', source: 'Cargo.toml', argsSeparator: '' };
+  if (existsSync(join(root, 'go.mod')))
+    return { command: 'go test ./...', source: 'go.mod', argsSeparator: '' };
+  if (existsSync(join(root, 'Cargo.toml')))
+    return { command: 'cargo test', source: 'Cargo.toml', argsSeparator: '' };
   const make = makeCommand(root);
   if (make) return make;
-  if (existsSync(join(root, 'gradlew'))) return { command: './gradlew test', source: 'gradlew', argsSeparator: '' };
+  if (existsSync(join(root, 'gradlew')))
+    return { command: './gradlew test', source: 'gradlew', argsSeparator: '' };
   if (existsSync(join(root, 'pom.xml'))) return { command: 'mvn test', source: 'pom.xml', argsSeparator: '' };
   return undefined;
 }

@@ -45,7 +45,9 @@ function hint(content: string, oldText: string): string {
   content.split('\n').forEach((l, i) => {
     if (lines.length < 5 && l.includes(first)) lines.push(i + 1);
   });
-  return lines.length > 0 ? ` Its first line appears at line ${lines.join(', ')}; the lines after it differ.` : '';
+  return lines.length > 0
+    ? ` Its first line appears at line ${lines.join(', ')}; the lines after it differ.`
+    : '';
 }
 
 export function createEditFileTool(ws: Workspace): AgentTool<EditFileArgs, EditFileDetails> {
@@ -72,21 +74,29 @@ export function createEditFileTool(ws: Workspace): AgentTool<EditFileArgs, EditF
       const info = await stat(target.real);
       if (!info.isFile()) throw new ToolError(`${shown} is not a regular file.`);
       if (info.size > MAX_EDIT_BYTES) {
-        throw new ToolError(`${shown} is ${formatBytes(info.size)}, more than edit_file handles (${formatBytes(MAX_EDIT_BYTES)}).`);
+        throw new ToolError(
+          `${shown} is ${formatBytes(info.size)}, more than edit_file handles (${formatBytes(MAX_EDIT_BYTES)}).`,
+        );
       }
       const raw = await readFile(target.real);
-      if (raw.includes(0)) throw new ToolError(`${shown} looks like a binary file (it contains NUL bytes); edit_file edits text.`);
+      if (raw.includes(0))
+        throw new ToolError(
+          `${shown} looks like a binary file (it contains NUL bytes); edit_file edits text.`,
+        );
       let original: string;
       try {
         original = new TextDecoder('utf-8', { fatal: true }).decode(raw);
       } catch {
-        throw new ToolError(`${shown} is not valid UTF-8 text, so edit_file cannot change it without damaging it.`);
+        throw new ToolError(
+          `${shown} is not valid UTF-8 text, so edit_file cannot change it without damaging it.`,
+        );
       }
       // TextDecoder drops a leading BOM; put it back so it is kept through the edit.
       const hasBom = raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf;
       const content = original;
       const oldText = args.oldText.startsWith(BOM) ? args.oldText.slice(1) : args.oldText;
-      if (oldText === args.newText) throw new ToolError('oldText and newText are the same; nothing would change.');
+      if (oldText === args.newText)
+        throw new ToolError('oldText and newText are the same; nothing would change.');
 
       const found = locate(content, oldText);
       if (found.count === 0) {
@@ -113,9 +123,13 @@ export function createEditFileTool(ws: Workspace): AgentTool<EditFileArgs, EditF
       const at = lineOf(content, start);
       let text = `Edited ${shown} at line ${at}: ${removed} line${removed === 1 ? '' : 's'} removed, ${added} added.`;
       if (found.mode === 'tolerant') {
-        text += ' (oldText matched after normalising whitespace, quotes, dashes or Unicode; only that region changed.)';
+        text +=
+          ' (oldText matched after normalising whitespace, quotes, dashes or Unicode; only that region changed.)';
       }
-      return { content: [{ type: 'text', text }], details: { path: shown, diff, firstChangedLine, matchedBy: found.mode } };
+      return {
+        content: [{ type: 'text', text }],
+        details: { path: shown, diff, firstChangedLine, matchedBy: found.mode },
+      };
     },
   };
 }

@@ -1,7 +1,8 @@
 // What a file holds, judged from its first bytes: an image the model can be shown, other binary
 // data that must not be dumped as text, or text.
 
-export type FileKind = { kind: 'image'; mimeType: string } | { kind: 'binary'; reason: string } | { kind: 'text' };
+export type FileKind =
+  { kind: 'image'; mimeType: string } | { kind: 'binary'; reason: string } | { kind: 'text' };
 
 /** How many leading bytes `classify` needs. */
 export const SNIFF_BYTES = 8192;
@@ -13,8 +14,13 @@ function startsWith(head: Buffer, bytes: number[], at = 0): boolean {
 export function imageType(head: Buffer): string | undefined {
   if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
   if (startsWith(head, [0xff, 0xd8, 0xff])) return 'image/jpeg';
-  if (head.subarray(0, 6).toString('latin1') === 'GIF87a' || head.subarray(0, 6).toString('latin1') === 'GIF89a') return 'image/gif';
-  if (head.subarray(0, 4).toString('latin1') === 'RIFF' && head.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  if (
+    head.subarray(0, 6).toString('latin1') === 'GIF87a' ||
+    head.subarray(0, 6).toString('latin1') === 'GIF89a'
+  )
+    return 'image/gif';
+  if (head.subarray(0, 4).toString('latin1') === 'RIFF' && head.subarray(8, 12).toString('latin1') === 'WEBP')
+    return 'image/webp';
   return undefined;
 }
 

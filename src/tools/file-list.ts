@@ -10,10 +10,16 @@ export interface FileList {
 /**
  * Every file under `base` (workspace-relative, '' for the root) that .gitignore does not exclude:
  * from git's index plus untracked files in a checkout (less files deleted from the working tree),
- * from a walk of the folder elsewhere.
+ * from a walk of the folder elsewhere, or when the folder asked for is itself ignored (the walk then
+ * applies only the .gitignore rules below it).
  */
-export async function listFiles(root: string, git: Git, base: string, signal?: AbortSignal): Promise<FileList> {
-  if (await git.isWorkTree()) {
+export async function listFiles(
+  root: string,
+  git: Git,
+  base: string,
+  signal?: AbortSignal,
+): Promise<FileList> {
+  if ((await git.isWorkTree()) && !(await git.isIgnored(base, signal))) {
     const spec = base === '' ? '.' : `:(literal)${base}`;
     const [listed, deleted] = await Promise.all([
       git.run(['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', spec], { signal }),

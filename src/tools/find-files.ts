@@ -24,7 +24,10 @@ export interface FindFilesOptions {
 
 export const DEFAULT_FIND_LIMIT = 1000;
 
-export function createFindFilesTool(ws: Workspace, options: FindFilesOptions = {}): AgentTool<FindFilesArgs, FindFilesDetails> {
+export function createFindFilesTool(
+  ws: Workspace,
+  options: FindFilesOptions = {},
+): AgentTool<FindFilesArgs, FindFilesDetails> {
   const git = options.git ?? createGit(ws.root, options.env);
   return {
     name: 'find_files',
@@ -57,7 +60,10 @@ export function createFindFilesTool(ws: Workspace, options: FindFilesOptions = {
       const details = { count: found.length, shown: shown.length };
       if (found.length === 0) {
         const scope = target.rel === '' ? 'the workspace' : target.rel;
-        return { content: [{ type: 'text', text: `No files match ${JSON.stringify(args.pattern)} in ${scope}.` }], details };
+        return {
+          content: [{ type: 'text', text: `No files match ${JSON.stringify(args.pattern)} in ${scope}.` }],
+          details,
+        };
       }
       let text = shown.map(displayPath).join('\n');
       if (found.length > limit) {

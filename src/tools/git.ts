@@ -23,9 +23,15 @@ export interface Git {
   readonly root: string;
   /** Whether the root is inside a git work tree; asked once. */
   isWorkTree(): Promise<boolean>;
+  /** Whether git ignores a workspace-relative path (false outside a work tree). */
+  isIgnored(rel: string, signal?: AbortSignal): Promise<boolean>;
   run(args: string[], options?: { signal?: AbortSignal; input?: string | Buffer }): Promise<GitResult>;
   /** Streams stdout to `onData`; returning false stops git. */
-  stream(args: string[], onData: (chunk: Buffer) => boolean, options?: { signal?: AbortSignal }): Promise<GitStreamResult>;
+  stream(
+    args: string[],
+    onData: (chunk: Buffer) => boolean,
+    options?: { signal?: AbortSignal },
+  ): Promise<GitStreamResult>;
 }
 
 export function createGit(root: string, baseEnv: NodeJS.ProcessEnv = process.env): Git {
@@ -38,11 +44,17 @@ export function createGit(root: string, baseEnv: NodeJS.ProcessEnv = process.env
     options: { signal?: AbortSignal; input?: string | Buffer } = {},
   ): Promise<GitStreamResult> {
     return new Promise((resolve) => {
-      const child = spawn('git', [...CONFIG, ...args], {
-        cwd: root,
-        env,
-        stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      });
+      let child: ReturnType<typeof spawn>;
+      try {
+        child = spawn('git', [...CONFIG, ...args], {
+          cwd: root,
+          env,
+          stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        });
+      } catch (err) {
+        resolve({ code: null, stderr: err instanceof Error ? err.message : String(err), stopped: false });
+        return;
+      }
       let stopped = false;
       const stderr: Buffer[] = [];
       let stderrBytes = 0;
@@ -72,7 +84,10 @@ export function createGit(root: string, baseEnv: NodeJS.ProcessEnv = process.env
     });
   }
 
-  async function run(args: string[], options: { signal?: AbortSignal; input?: string | Buffer } = {}): Promise<GitResult> {
+  async function run(
+    args: string[],
+    options: { signal?: AbortSignal; input?: string | Buffer } = {},
+  ): Promise<GitResult> {
     const chunks: Buffer[] = [];
     const r = await stream(
       args,
@@ -85,13 +100,19 @@ export function createGit(root: string, baseEnv: NodeJS.ProcessEnv = process.env
     return { code: r.code, stdout: Buffer.concat(chunks), stderr: r.stderr };
   }
 
+  function isWorkTree(): Promise<boolean> {
+    workTree ??= run(['rev-parse', '--is-inside-work-tree']).then(
+      (r) => r.code === 0 && r.stdout.toString().trim() === 'true',
+    );
+    return workTree;
+  }
+
   return {
     root,
-    isWorkTree() {
-      workTree ??= run(['rev-parse', '--is-inside-work-tree']).then(
-        (r) => r.code === 0 && r.stdout.toString().trim() === 'true',
-      );
-      return workTree;
+    isWorkTree,
+    async isIgnored(rel, signal) {
+      if (rel === '' || !(await isWorkTree())) return false;
+      return (await run(['check-ignore', '-q', '--', rel], { signal })).code === 0;
     },
     run,
     stream: (args, onData, options) => stream(args, onData, options),

@@ -99,6 +99,9 @@ export function gitPathspecs(base: string, filter: GlobFilter | undefined): stri
     return clean.includes('/') ? `${prefix}${clean}` : `${prefix}**/${clean}`;
   };
   if (!filter) return [base === '' ? '.' : `:(literal)${base}`];
-  const include = filter.include.length > 0 ? filter.include.map((g) => `:(glob)${spec(g)}`) : [base === '' ? '.' : `:(literal)${base}`];
+  const include =
+    filter.include.length > 0
+      ? filter.include.map((g) => `:(glob)${spec(g)}`)
+      : [base === '' ? '.' : `:(literal)${base}`];
   return [...include, ...filter.exclude.map((g) => `:(glob,exclude)${spec(g)}`)];
 }

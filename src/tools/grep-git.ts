@@ -1,6 +1,13 @@
 import { gitPathspecs } from './glob.js';
 import type { Git } from './git.js';
-import { GrepError, LineSplitter, unquoteGitPath, type GrepBackend, type GrepQuery, type GrepSink } from './grep-search.js';
+import {
+  GrepError,
+  LineSplitter,
+  unquoteGitPath,
+  type GrepBackend,
+  type GrepQuery,
+  type GrepSink,
+} from './grep-search.js';
 
 const RECORD = /^(\d+)([:-])/;
 
@@ -30,7 +37,7 @@ export function createGitGrep(git: Git): GrepBackend {
         return true;
       }
       if (heading) {
-        if (file !== undefined && !sink({ kind: 'break' })) return (stopped = true), false;
+        if (file !== undefined && !sink({ kind: 'break' })) return ((stopped = true), false);
         file = unquoteGitPath(line);
         heading = false;
         return true;
@@ -57,13 +64,19 @@ export function createGitGrep(git: Git): GrepBackend {
     async search(query, sink) {
       let result = await attempt(query, sink, !query.literal && pcre !== false);
       // git built without PCRE support says so; fall back to extended regular expressions.
-      if (result.code === 128 && /PCRE|Perl/i.test(result.stderr) && /support|compiled|USE_LIBPCRE/i.test(result.stderr)) {
+      if (
+        result.code === 128 &&
+        /PCRE|Perl/i.test(result.stderr) &&
+        /support|compiled|USE_LIBPCRE/i.test(result.stderr)
+      ) {
         pcre = false;
         result = await attempt(query, sink, false);
       } else if (!query.literal && result.code !== 128) pcre = true;
       if (result.stopped || query.signal?.aborted) return;
       if (result.code !== 0 && result.code !== 1) {
-        throw new GrepError(result.stderr.replace(/^fatal: /, '') || `git grep exited with code ${result.code}`);
+        throw new GrepError(
+          result.stderr.replace(/^fatal: /, '') || `git grep exited with code ${result.code}`,
+        );
       }
     },
   };

@@ -28,7 +28,8 @@ function args(query: GrepQuery): string[] {
   if (query.context > 0) out.push('-C', String(query.context));
   const filter = query.filter;
   // Globs without `/` mean the same to rg as to us; globs with `/` are applied afterwards.
-  if (filter && filter.include.every((g) => !g.includes('/'))) for (const g of filter.include) out.push('--glob', g);
+  if (filter && filter.include.every((g) => !g.includes('/')))
+    for (const g of filter.include) out.push('--glob', g);
   if (filter) for (const g of filter.exclude.filter((x) => !x.includes('/'))) out.push('--glob', `!${g}`);
   out.push('-e', query.pattern);
   if (query.base !== '') out.push('--', query.base);
@@ -36,13 +37,23 @@ function args(query: GrepQuery): string[] {
 }
 
 /** ripgrep, for folders that are not git checkouts. It honours .gitignore there too. */
-export function createRipgrep(root: string, rgPath: string, env: NodeJS.ProcessEnv = process.env): GrepBackend {
+export function createRipgrep(
+  root: string,
+  rgPath: string,
+  env: NodeJS.ProcessEnv = process.env,
+): GrepBackend {
   const childEnv = scrubEnv(env);
   return {
     name: 'ripgrep',
     search(query, sink) {
       return new Promise<void>((resolve, reject) => {
-        const child = spawn(rgPath, args(query), { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+        let child: ReturnType<typeof spawn>;
+        try {
+          child = spawn(rgPath, args(query), { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+        } catch (err) {
+          reject(new GrepError(`ripgrep could not run: ${err instanceof Error ? err.message : String(err)}`));
+          return;
+        }
         let stopped = false;
         let lastFile: string | undefined;
         let pendingBreak = false;
@@ -68,13 +79,18 @@ export function createRipgrep(root: string, rgPath: string, env: NodeJS.ProcessE
           }
           pendingBreak = false;
           lastFile = file;
-          return sink({ kind: m[2] === ':' ? 'match' : 'context', file, line: Number(m[1]), text: rest.slice(m[0].length) });
+          return sink({
+            kind: m[2] === ':' ? 'match' : 'context',
+            file,
+            line: Number(m[1]),
+            text: rest.slice(m[0].length),
+          });
         });
-        child.stdout.on('data', (chunk: Buffer) => {
+        child.stdout!.on('data', (chunk: Buffer) => {
           if (!stopped && !splitter.push(chunk)) stop();
         });
         let stderr = '';
-        child.stderr.on('data', (c: Buffer) => {
+        child.stderr!.on('data', (c: Buffer) => {
           if (stderr.length < 8192) stderr += c.toString('utf8');
         });
         child.once('error', (err) => reject(new GrepError(`ripgrep could not run: ${err.message}`)));
@@ -82,7 +98,8 @@ export function createRipgrep(root: string, rgPath: string, env: NodeJS.ProcessE
           query.signal?.removeEventListener('abort', onAbort);
           if (!stopped) splitter.end();
           // rg exits 2 both for a bad pattern and for an unreadable file among results.
-          if (!stopped && code === 2 && lastFile === undefined) reject(new GrepError(stderr.trim() || 'ripgrep failed'));
+          if (!stopped && code === 2 && lastFile === undefined)
+            reject(new GrepError(stderr.trim() || 'ripgrep failed'));
           else resolve();
         });
       });

@@ -83,6 +83,7 @@ export function unquoteGitPath(text: string): string {
 /** Whether a workspace-relative file passes the glob filter (applied relative to the search base). */
 export function passesFilter(query: GrepQuery, file: string): boolean {
   if (!query.filter) return true;
-  const rel = query.base === '' ? file : file.startsWith(`${query.base}/`) ? file.slice(query.base.length + 1) : file;
+  const rel =
+    query.base === '' ? file : file.startsWith(`${query.base}/`) ? file.slice(query.base.length + 1) : file;
   return query.filter.matches(rel);
 }

@@ -17,7 +17,14 @@ export function compilePattern(query: Pick<GrepQuery, 'pattern' | 'literal' | 'i
 }
 
 /** Searches one file's lines, emitting matches with their context; returns false if told to stop. */
-export function searchLines(file: string, lines: string[], re: RegExp, context: number, sink: GrepSink, first: boolean): boolean {
+export function searchLines(
+  file: string,
+  lines: string[],
+  re: RegExp,
+  context: number,
+  sink: GrepSink,
+  first: boolean,
+): boolean {
   let lastEmitted = -1;
   let afterUntil = -1;
   let emittedAny = !first;
@@ -62,7 +69,14 @@ export function createWalkGrep(root: string): GrepBackend {
 }
 
 /** Searches a single file; used by every backend when the path names one file. */
-export async function searchFile(root: string, rel: string, re: RegExp, context: number, sink: GrepSink, first = true): Promise<boolean> {
+export async function searchFile(
+  root: string,
+  rel: string,
+  re: RegExp,
+  context: number,
+  sink: GrepSink,
+  first = true,
+): Promise<boolean> {
   let data: Buffer;
   try {
     data = await readFile(join(root, rel));

@@ -40,16 +40,24 @@ export interface GrepToolOptions {
 export const DEFAULT_GREP_LIMIT = 100;
 export const MAX_LINE_CHARS = 500;
 const MAX_CONTEXT = 20;
+/** Far below the kernel's 128 KiB limit on one command-line argument. */
+const MAX_PATTERN_CHARS = 16 * 1024;
 
-export function createGrepTool(ws: Workspace, options: GrepToolOptions = {}): AgentTool<GrepArgs, GrepDetails> {
+export function createGrepTool(
+  ws: Workspace,
+  options: GrepToolOptions = {},
+): AgentTool<GrepArgs, GrepDetails> {
   const git = options.git ?? createGit(ws.root, options.env);
   const choice = options.backend ?? 'auto';
   const walk = createWalkGrep(ws.root);
   const gitGrep = createGitGrep(git);
 
-  async function pick(): Promise<GrepBackend> {
+  async function pick(base: string, signal: AbortSignal): Promise<GrepBackend> {
     if (choice === 'javascript') return walk;
-    if (choice === 'git' || (choice === 'auto' && (await git.isWorkTree()))) return gitGrep;
+    if (choice === 'git') return gitGrep;
+    // git grep skips an ignored folder even when it is named; the walk searches it.
+    if (choice === 'auto' && (await git.isWorkTree()))
+      return (await git.isIgnored(base, signal)) ? walk : gitGrep;
     const rg = choice === 'ripgrep' || choice === 'auto' ? findRipgrep(options.env) : undefined;
     if (rg) return createRipgrep(ws.root, rg, options.env);
     return walk;
@@ -78,6 +86,11 @@ export function createGrepTool(ws: Workspace, options: GrepToolOptions = {}): Ag
     },
     async execute(args, { signal }) {
       if (args.pattern.includes('\0')) throw new ToolError('The pattern contains a NUL byte.');
+      if (args.pattern.length > MAX_PATTERN_CHARS) {
+        throw new ToolError(
+          `The pattern is ${args.pattern.length} characters long; at most ${MAX_PATTERN_CHARS} are accepted.`,
+        );
+      }
       const target = await ws.resolve(args.path, 'read');
       if (!target.exists) throw new ToolError(`Path not found: ${target.rel || '.'}.`);
       const isFile = (await stat(target.real)).isFile();
@@ -115,7 +128,13 @@ export function createGrepTool(ws: Workspace, options: GrepToolOptions = {}): Ag
         }
         if (matches >= limit) {
           // Past the limit only the trailing context of the last match is still wanted.
-          if (r.kind === 'context' && !separate && last && r.file === last.file && r.line <= last.line + context) {
+          if (
+            r.kind === 'context' &&
+            !separate &&
+            last &&
+            r.file === last.file &&
+            r.line <= last.line + context
+          ) {
             add(r);
             return true;
           }
@@ -136,7 +155,7 @@ export function createGrepTool(ws: Workspace, options: GrepToolOptions = {}): Ag
           backend = walk;
           await searchFile(ws.root, target.realRel, compilePattern(query), context, sink);
         } else {
-          backend = await pick();
+          backend = await pick(query.base, signal);
           await backend.search(query, sink);
         }
       } catch (err) {
@@ -148,9 +167,17 @@ export function createGrepTool(ws: Workspace, options: GrepToolOptions = {}): Ag
       const where = target.rel === '' ? '' : ` in ${target.rel}`;
       if (matches === 0) {
         const filter = query.filter ? ` (files matching ${JSON.stringify(args.glob)})` : '';
-        return { content: [{ type: 'text', text: `No matches for ${JSON.stringify(args.pattern)}${where}${filter}.` }], details };
+        return {
+          content: [
+            { type: 'text', text: `No matches for ${JSON.stringify(args.pattern)}${where}${filter}.` },
+          ],
+          details,
+        };
       }
-      const head = truncateHead(lines.join('\n'), { maxLines: Number.MAX_SAFE_INTEGER, maxBytes: DEFAULT_MAX_BYTES });
+      const head = truncateHead(lines.join('\n'), {
+        maxLines: Number.MAX_SAFE_INTEGER,
+        maxBytes: DEFAULT_MAX_BYTES,
+      });
       const notices: string[] = [];
       if (limitReached) {
         notices.push(
@@ -158,7 +185,9 @@ export function createGrepTool(ws: Workspace, options: GrepToolOptions = {}): Ag
         );
       }
       if (head.truncated) {
-        notices.push(`[Output cut at ${formatBytes(DEFAULT_MAX_BYTES)} (${head.keptLines} of ${head.totalLines} lines). Narrow the search.]`);
+        notices.push(
+          `[Output cut at ${formatBytes(DEFAULT_MAX_BYTES)} (${head.keptLines} of ${head.totalLines} lines). Narrow the search.]`,
+        );
       }
       if (linesCut > 0) {
         notices.push(

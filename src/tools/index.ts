@@ -40,7 +40,11 @@ export function createWorkspaceTools(options: WorkspaceToolOptions): AnyAgentToo
     createGrepTool(ws, { git, env: options.env }),
     createFindFilesTool(ws, { git }),
     createListDirTool(ws, { git }),
-    createRunTestsTool(ws, { ...command, testCommand: options.testCommand, timeoutMs: options.testTimeoutMs }),
+    createRunTestsTool(ws, {
+      ...command,
+      testCommand: options.testCommand,
+      timeoutMs: options.testTimeoutMs,
+    }),
   ];
   if (options.allowBash) tools.push(createBashTool(ws, command));
   return tools;
@@ -53,9 +57,21 @@ export { createEditFileTool, type EditFileArgs, type EditFileDetails } from './e
 export { scrubEnv, isSecretVariable } from './env.js';
 export { createFindFilesTool, type FindFilesArgs, type FindFilesOptions } from './find-files.js';
 export { createGit, type Git } from './git.js';
-export { createGrepTool, type GrepArgs, type GrepBackendChoice, type GrepDetails, type GrepToolOptions } from './grep.js';
+export {
+  createGrepTool,
+  type GrepArgs,
+  type GrepBackendChoice,
+  type GrepDetails,
+  type GrepToolOptions,
+} from './grep.js';
 export { createListDirTool, type ListDirArgs, type ListDirOptions } from './list-dir.js';
-export { runCommand, type CommandResult, type CommandSandbox, type CommandSpec, type RunCommandOptions } from './process.js';
+export {
+  runCommand,
+  type CommandResult,
+  type CommandSandbox,
+  type CommandSpec,
+  type RunCommandOptions,
+} from './process.js';
 export { createReadFileTool, type ReadFileArgs, type ReadFileDetails } from './read-file.js';
 export { createRunTestsTool, type RunTestsArgs, type RunTestsOptions } from './run-tests.js';
 export { createWorkspace, DEFAULT_PROTECTED_PATHS, type ResolvedPath, type Workspace } from './workspace.js';

@@ -32,11 +32,20 @@ interface Entry {
 }
 
 /** Entries .gitignore excludes, asked of git in a checkout and read from .gitignore files elsewhere. */
-async function ignoredSet(root: string, git: Git, dir: string, entries: Entry[], signal?: AbortSignal): Promise<{ dirIgnored: boolean; ignored: Set<string> }> {
+async function ignoredSet(
+  root: string,
+  git: Git,
+  dir: string,
+  entries: Entry[],
+  signal?: AbortSignal,
+): Promise<{ dirIgnored: boolean; ignored: Set<string> }> {
   if (await git.isWorkTree()) {
     const paths = entries.map((e) => e.rel);
     if (dir !== '') paths.push(dir);
-    const r = await git.run(['check-ignore', '-z', '--stdin'], { signal, input: paths.map((p) => `${p}\0`).join('') });
+    const r = await git.run(['check-ignore', '-z', '--stdin'], {
+      signal,
+      input: paths.map((p) => `${p}\0`).join(''),
+    });
     if (r.code === 0 || r.code === 1) {
       const ignored = new Set(splitNul(r.stdout));
       return { dirIgnored: dir !== '' && ignored.has(dir), ignored };
@@ -45,10 +54,16 @@ async function ignoredSet(root: string, git: Git, dir: string, entries: Entry[],
   const parent = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
   const dirIgnored = dir !== '' && IgnoreRules.forFolder(root, parent).ignores(dir, true);
   const rules = IgnoreRules.forFolder(root, dir);
-  return { dirIgnored, ignored: new Set(entries.filter((e) => rules.ignores(e.rel, e.isDir)).map((e) => e.rel)) };
+  return {
+    dirIgnored,
+    ignored: new Set(entries.filter((e) => rules.ignores(e.rel, e.isDir)).map((e) => e.rel)),
+  };
 }
 
-export function createListDirTool(ws: Workspace, options: ListDirOptions = {}): AgentTool<ListDirArgs, ListDirDetails> {
+export function createListDirTool(
+  ws: Workspace,
+  options: ListDirOptions = {},
+): AgentTool<ListDirArgs, ListDirDetails> {
   const git = options.git ?? createGit(ws.root, options.env);
   return {
     name: 'list_dir',
@@ -68,7 +83,8 @@ export function createListDirTool(ws: Workspace, options: ListDirOptions = {}): 
       const target = await ws.resolve(args.path, 'read');
       const where = target.rel || '.';
       if (!target.exists) throw new ToolError(`Folder not found: ${where}.`);
-      if (!(await stat(target.real)).isDirectory()) throw new ToolError(`${where} is a file; use read_file to read it.`);
+      if (!(await stat(target.real)).isDirectory())
+        throw new ToolError(`${where} is a file; use read_file to read it.`);
       const dir = target.realRel;
       const dirents = await readdir(target.real, { withFileTypes: true });
       const entries: Entry[] = dirents
@@ -77,10 +93,18 @@ export function createListDirTool(ws: Workspace, options: ListDirOptions = {}): 
         .map((d) => {
           const isDir = d.isDirectory();
           const suffix = isDir ? '/' : d.isSymbolicLink() ? '@' : '';
-          return { name: d.name, rel: dir === '' ? d.name : `${dir}/${d.name}`, label: displayPath(d.name) + suffix, isDir };
+          return {
+            name: d.name,
+            rel: dir === '' ? d.name : `${dir}/${d.name}`,
+            label: displayPath(d.name) + suffix,
+            isDir,
+          };
         });
       if (entries.length === 0) {
-        return { content: [{ type: 'text', text: `[${where} is empty.]` }], details: { entries: 0, shown: 0, ignored: 0 } };
+        return {
+          content: [{ type: 'text', text: `[${where} is empty.]` }],
+          details: { entries: 0, shown: 0, ignored: 0 },
+        };
       }
       const { dirIgnored, ignored } = await ignoredSet(ws.root, git, dir, entries, signal);
       const visible = dirIgnored ? entries : entries.filter((e) => !ignored.has(e.rel));
@@ -90,12 +114,25 @@ export function createListDirTool(ws: Workspace, options: ListDirOptions = {}): 
       const details = { entries: visible.length, shown: shown.length, ignored: hidden };
       const notes: string[] = [];
       if (dirIgnored) notes.push(`[${where} itself is ignored by .gitignore; all its entries are shown.]`);
-      if (visible.length > limit) notes.push(`[Showing ${limit} of ${visible.length} entries. Raise limit to see more.]`);
-      if (hidden > 0) notes.push(`[${hidden} entr${hidden === 1 ? 'y' : 'ies'} ignored by .gitignore not shown.]`);
+      if (visible.length > limit)
+        notes.push(`[Showing ${limit} of ${visible.length} entries. Raise limit to see more.]`);
+      if (hidden > 0)
+        notes.push(`[${hidden} entr${hidden === 1 ? 'y' : 'ies'} ignored by .gitignore not shown.]`);
       if (visible.length === 0) {
-        return { content: [{ type: 'text', text: `[No entries to show in ${where}: all ${hidden} are ignored by .gitignore.]` }], details };
+        return {
+          content: [
+            {
+              type: 'text',
+              text: `[No entries to show in ${where}: all ${hidden} are ignored by .gitignore.]`,
+            },
+          ],
+          details,
+        };
       }
-      const text = notes.length > 0 ? `${shown.map((e) => e.label).join('\n')}\n\n${notes.join('\n')}` : shown.map((e) => e.label).join('\n');
+      const text =
+        notes.length > 0
+          ? `${shown.map((e) => e.label).join('\n')}\n\n${notes.join('\n')}`
+          : shown.map((e) => e.label).join('\n');
       return { content: [{ type: 'text', text }], details };
     },
   };

@@ -4,14 +4,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 // count as gone: where PID 1 does not reap orphans (some containers), an orphaned grandchild stays
 // a zombie in the group forever, and `kill(-pgid, 0)` would keep reporting it alive.
 
-const hasProc = process.platform === 'linux' && (() => {
-  try {
-    readdirSync('/proc/self');
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasProc =
+  process.platform === 'linux' &&
+  (() => {
+    try {
+      readdirSync('/proc/self');
+      return true;
+    } catch {
+      return false;
+    }
+  })();
 
 /** Pids of the group's members that are still running (not zombies). */
 export function liveMembers(pgid: number): number[] {
@@ -56,7 +58,11 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
  * Stops every process of a group: SIGTERM, then SIGKILL for whatever still runs after `graceMs`.
  * Resolves once no member is running (or shortly after SIGKILL if one cannot be seen to die).
  */
-export async function killGroup(pgid: number, graceMs: number, send: SignalGroup = signalGroup): Promise<void> {
+export async function killGroup(
+  pgid: number,
+  graceMs: number,
+  send: SignalGroup = signalGroup,
+): Promise<void> {
   if (liveMembers(pgid).length === 0) return;
   send(pgid, 'SIGTERM');
   const deadline = Date.now() + graceMs;

@@ -14,7 +14,13 @@ export interface CommandSpec {
 
 export interface CommandSandbox {
   /** Rewrites how a shell command is launched (e.g. under another uid). */
-  wrap(spec: CommandSpec): { file: string; args: string[]; env: NodeJS.ProcessEnv; uid?: number; gid?: number };
+  wrap(spec: CommandSpec): {
+    file: string;
+    args: string[];
+    env: NodeJS.ProcessEnv;
+    uid?: number;
+    gid?: number;
+  };
   /** Signals a process group the sandbox started, when the caller itself may not (another uid). */
   signal?: SignalGroup;
 }
@@ -138,10 +144,12 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
     new Promise<void>((r) => child.stderr.once('close', () => r())),
   ]);
 
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: string }>((resolve) => {
-    child.once('error', (err) => resolve({ code: null, signal: null, error: err.message }));
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: string }>(
+    (resolve) => {
+      child.once('error', (err) => resolve({ code: null, signal: null, error: err.message }));
+      child.once('exit', (code, signal) => resolve({ code, signal }));
+    },
+  );
 
   const timer =
     options.timeoutMs !== undefined && options.timeoutMs > 0
@@ -164,7 +172,10 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
   if (killing) await killing;
 
   let closeTimer: NodeJS.Timeout | undefined;
-  await Promise.race([pipesClosed, new Promise<void>((r) => (closeTimer = setTimeout(r, PIPE_CLOSE_WAIT_MS)))]);
+  await Promise.race([
+    pipesClosed,
+    new Promise<void>((r) => (closeTimer = setTimeout(r, PIPE_CLOSE_WAIT_MS))),
+  ]);
   if (closeTimer) clearTimeout(closeTimer);
   child.stdout.destroy();
   child.stderr.destroy();

@@ -114,13 +114,17 @@ export function createReadFileTool(ws: Workspace): AgentTool<ReadFileArgs, ReadF
       additionalProperties: false,
     },
     async execute(args) {
-      if (args.path.trim() === '') throw new ToolError('`path` is empty; give a file path relative to the workspace root.');
+      if (args.path.trim() === '')
+        throw new ToolError('`path` is empty; give a file path relative to the workspace root.');
       const target = await ws.resolve(args.path, 'read');
-      const shown = target.rel;
-      if (!target.exists) throw new ToolError(`File not found: ${shown}. Use find_files or list_dir to see what exists.`);
+      const shown = target.rel || '.';
+      if (!target.exists)
+        throw new ToolError(`File not found: ${shown}. Use find_files or list_dir to see what exists.`);
       const info = await stat(target.real);
-      if (info.isDirectory()) throw new ToolError(`${shown} is a directory; use list_dir to see its entries.`);
-      if (!info.isFile()) throw new ToolError(`${shown} is not a regular file (a device, socket or pipe); it is not read.`);
+      if (info.isDirectory())
+        throw new ToolError(`${shown} is a directory; use list_dir to see its entries.`);
+      if (!info.isFile())
+        throw new ToolError(`${shown} is not a regular file (a device, socket or pipe); it is not read.`);
 
       const handle = await open(target.real, 'r');
       const head = Buffer.alloc(Math.min(SNIFF_BYTES, info.size));

@@ -20,7 +20,10 @@ export interface RunTestsOptions {
 
 export const DEFAULT_TEST_TIMEOUT_MS = 10 * 60 * 1000;
 
-export function createRunTestsTool(ws: Workspace, options: RunTestsOptions = {}): AgentTool<RunTestsArgs, CommandDetails> {
+export function createRunTestsTool(
+  ws: Workspace,
+  options: RunTestsOptions = {},
+): AgentTool<RunTestsArgs, CommandDetails> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
   return {
     name: 'run_tests',

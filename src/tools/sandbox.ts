@@ -1,6 +1,6 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isSecretName } from '../protocol/redact.js';
 import type { CommandSandbox, CommandSpec } from './process.js';
 import type { SignalGroup } from './process-group.js';
@@ -57,12 +57,25 @@ interface Run {
   stderr: string;
 }
 
-function run(file: string, args: string[]): Promise<Run> {
+function run(
+  file: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Run> {
   return new Promise((done) => {
-    execFile(file, args, { encoding: 'utf8', timeout: 120_000, maxBuffer: 4 << 20 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 127) : 0;
-      done({ code, stdout: String(stdout), stderr: String(stderr || (err && code === 127 ? err.message : '')) });
-    });
+    execFile(
+      file,
+      args,
+      { ...options, encoding: 'utf8', timeout: 120_000, maxBuffer: 4 << 20 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : 127) : 0;
+        done({
+          code,
+          stdout: String(stdout),
+          stderr: String(stderr || (err && code === 127 ? err.message : '')),
+        });
+      },
+    );
   });
 }
 
@@ -133,7 +146,8 @@ function commandArgv(plan: Plan, command: string): string[] {
     argv.push(bins.setpriv, '--pdeathsig', 'KILL', '--');
     argv.push(bins.unshare, '--pid', '--fork', '--mount-proc', '--kill-child', '--');
   }
-  if (plan.access === 'group') argv.push(bins.sh, '-c', GROUP_REFRESH, 'sh', plan.workspace, String(plan.gid));
+  if (plan.access === 'group')
+    argv.push(bins.sh, '-c', GROUP_REFRESH, 'sh', plan.workspace, String(plan.gid));
   argv.push(
     bins.setpriv,
     '--reuid',
@@ -175,15 +189,22 @@ function makeSandbox(plan: Plan): CommandSandbox {
       return;
     }
     // The group's members run as root and as the sandbox user; only root may signal them all.
-    spawnSync(plan.sudo[0]!, [...plan.sudo.slice(1), plan.bins.kill, '-s', sig.replace(/^SIG/, ''), '--', `-${pgid}`], {
-      stdio: 'ignore',
-      timeout: 10_000,
-    });
+    spawnSync(
+      plan.sudo[0]!,
+      [...plan.sudo.slice(1), plan.bins.kill, '-s', sig.replace(/^SIG/, ''), '--', `-${pgid}`],
+      {
+        stdio: 'ignore',
+        timeout: 10_000,
+      },
+    );
   };
   return { wrap, signal };
 }
 
-async function ensureUser(sudo: string[], user: string): Promise<{ uid: number; gid: number; home: string } | string> {
+async function ensureUser(
+  sudo: string[],
+  user: string,
+): Promise<{ uid: number; gid: number; home: string } | string> {
   const lookup = async () => {
     const r = await run('getent', ['passwd', user]);
     if (r.code !== 0) return undefined;
@@ -207,10 +228,20 @@ async function ensureUser(sudo: string[], user: string): Promise<{ uid: number; 
     // another run may have created the user at the same moment; only a missing user is fatal
     if (!found) return `could not create user ${user}: ${firstLine(r.stderr) || `exit ${r.code}`}`;
   }
-  if (!Number.isInteger(found.uid) || found.uid === 0) return `user ${user} exists but is not an unprivileged user`;
+  if (!Number.isInteger(found.uid) || found.uid === 0)
+    return `user ${user} exists but is not an unprivileged user`;
   if (!found.home || found.home === '/' || found.home === '/nonexistent' || !existsSync(found.home)) {
     const home = `/home/${user}`;
-    const mk = await asRoot(sudo, 'install', ['-d', '-m', '700', '-o', String(found.uid), '-g', String(found.gid), home]);
+    const mk = await asRoot(sudo, 'install', [
+      '-d',
+      '-m',
+      '700',
+      '-o',
+      String(found.uid),
+      '-g',
+      String(found.gid),
+      home,
+    ]);
     if (mk.code !== 0) return `could not create a home folder for ${user}: ${firstLine(mk.stderr)}`;
     found.home = home;
   }
@@ -222,91 +253,162 @@ function asRoot(sudo: string[], name: string, args: string[]): Promise<Run> {
   return sudo.length ? run(sudo[0]!, [...sudo.slice(1), bin, ...args]) : run(bin, args);
 }
 
-/** Folders above the workspace that the user cannot pass through (a home folder of mode 750). */
-function closedAncestors(workspace: string): string[] {
+function isInside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+function ancestorsOf(path: string): string[] {
   const out: string[] = [];
-  for (let dir = dirname(workspace); ; dir = dirname(dir)) {
-    try {
-      if ((statSync(dir).mode & 0o001) === 0) out.push(dir);
-    } catch {
-      // unreadable to us as well: setfacl will say so
-      out.push(dir);
-    }
-    if (dir === dirname(dir)) break;
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    out.push(dir);
+    if (dir === dirname(dir)) return out;
   }
-  return out;
+}
+
+function otherMayPass(dir: string): boolean {
+  try {
+    return (statSync(dir).mode & 0o001) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+/** How the workspace is opened to the user and private folders closed to it. */
+interface AccessOps {
+  /** Folders above the workspace the user cannot pass through yet. */
+  blocked(ancestors: string[]): Promise<string[]>;
+  /** Lets the user pass through (not list) these folders. */
+  traverse(dirs: string[]): Promise<string | undefined>;
+  /** Read and write on the workspace, now and for files created later; .git read-only. */
+  openWorkspace(): Promise<string | undefined>;
+  /** Nothing at all for the user. */
+  close(paths: string[]): Promise<string | undefined>;
+  /** A private folder on the way to the workspace: passable, not listable, new entries closed. */
+  passOnly(dir: string): Promise<string | undefined>;
+}
+
+function failure(what: string, r: Run): string | undefined {
+  return r.code === 0 ? undefined : `${what}: ${firstLine(r.stderr) || `exit ${r.code}`}`;
+}
+
+function aclOps(plan: Plan): AccessOps {
+  const { sudo, user, workspace } = plan;
+  const acl = (args: string[]) => asRoot(sudo, 'setfacl', args);
+  return {
+    async blocked(ancestors) {
+      // an entry for the user decides alone (an earlier run may have left one); else `other` does
+      const r = await asRoot(sudo, 'getfacl', ['-p', '-c', '--', ...ancestors]);
+      const blocks = r.stdout.split(/\n\s*\n/);
+      return ancestors.filter((dir, i) => {
+        const entry = blocks[i]?.match(new RegExp(`^user:${user}:([rwx-]{3})`, 'm'));
+        return entry ? !entry[1]!.includes('x') : !otherMayPass(dir);
+      });
+    },
+    traverse: async (dirs) =>
+      dirs.length
+        ? failure(`could not open ${dirs.join(', ')} to ${user}`, await acl(['-m', `u:${user}:x`, ...dirs]))
+        : undefined,
+    async openWorkspace() {
+      const main = process.getuid?.() ?? 0;
+      // the main user keeps full access to what the sandbox creates (root has it anyway)
+      const forMain = main === 0 ? '' : `,d:u:${main}:rwX`;
+      const r = await acl(['-R', '-m', `u:${user}:rwX,d:u:${user}:rwX${forMain}`, workspace]);
+      const git = join(workspace, '.git');
+      // .git stays read-only: a hook or config written there would run later as the main user
+      if (r.code !== 0 || !existsSync(git)) return failure(`could not open the workspace to ${user}`, r);
+      return failure(
+        `could not make .git read-only to ${user}`,
+        await acl(['-R', '-m', `u:${user}:rX,d:u:${user}:rX`, git]),
+      );
+    },
+    close: async (paths) =>
+      paths.length
+        ? failure(
+            `could not close ${paths.join(', ')} to ${user}`,
+            await acl(['-P', '-m', `u:${user}:---`, ...paths]),
+          )
+        : undefined,
+    passOnly: async (dir) =>
+      failure(`could not close ${dir} to ${user}`, await acl(['-m', `u:${user}:x,d:u:${user}:---`, dir])),
+  };
+}
+
+// Without ACLs (as root only): the workspace goes to the sandbox user's group, group-writable,
+// and private folders are closed to all other users, the only way to close them to that one.
+function groupOps(plan: Plan): AccessOps {
+  const { sudo, workspace } = plan;
+  const git = join(workspace, '.git');
+  const find = (args: string[]) => asRoot(sudo, 'find', [workspace, '-path', git, '-prune', '-o', ...args]);
+  return {
+    blocked: async (ancestors) => ancestors.filter((dir) => !otherMayPass(dir)),
+    traverse: async (dirs) =>
+      dirs.length ? `${dirs[0]} cannot be passed by other users and setfacl is not available` : undefined,
+    async openWorkspace() {
+      const grp = await find(['-exec', 'chgrp', '-h', String(plan.gid), '{}', '+']);
+      if (grp.code !== 0) return failure(`could not give the workspace to group ${plan.user}`, grp);
+      const mod = await find([
+        '-type',
+        'd',
+        '-exec',
+        'chmod',
+        'g+rwxs',
+        '{}',
+        '+',
+        '-o',
+        '!',
+        '-type',
+        'l',
+        '-exec',
+        'chmod',
+        'g+rw',
+        '{}',
+        '+',
+      ]);
+      return failure('could not make the workspace group-writable', mod);
+    },
+    close: async (paths) =>
+      paths.length
+        ? failure(`could not close ${paths.join(', ')}`, await asRoot(sudo, 'chmod', ['o-rwx', ...paths]))
+        : undefined,
+    passOnly: async (dir) => failure(`could not close ${dir}`, await asRoot(sudo, 'chmod', ['o-rw', dir])),
+  };
 }
 
 async function grantAccess(plan: Plan, privateDirs: string[]): Promise<string | undefined> {
-  const { sudo, user, workspace } = plan;
-  const git = join(workspace, '.git');
-  const hasGit = existsSync(git);
-  if (plan.access === 'acl') {
-    for (const dir of closedAncestors(workspace)) {
-      const r = await asRoot(sudo, 'setfacl', ['-m', `u:${user}:x`, dir]);
-      if (r.code !== 0) return `could not open ${dir} to ${user}: ${firstLine(r.stderr)}`;
-    }
-    const main = process.getuid?.() ?? 0;
-    const defaults = main === 0 ? '' : `,d:u:${main}:rwX`;
-    const r = await asRoot(sudo, 'setfacl', ['-R', '-m', `u:${user}:rwX,d:u:${user}:rwX${defaults}`, workspace]);
-    if (r.code !== 0) return `could not open the workspace to ${user}: ${firstLine(r.stderr)}`;
-    // .git stays read-only: a hook or config written there would run later as the main user
-    if (hasGit) {
-      const g = await asRoot(sudo, 'setfacl', ['-R', '-m', `u:${user}:rX,d:u:${user}:rX`, git]);
-      if (g.code !== 0) return `could not make .git read-only to ${user}: ${firstLine(g.stderr)}`;
-    }
-    for (const dir of privateDirs) {
-      const p = await asRoot(sudo, 'setfacl', ['-m', `u:${user}:---`, dir]);
-      if (p.code !== 0) return `could not close ${dir} to ${user}: ${firstLine(p.stderr)}`;
-    }
-    return undefined;
-  }
-  const closed = closedAncestors(workspace);
-  if (closed.length > 0) return `${closed[0]} cannot be passed by other users and setfacl is not available`;
-  const grp = await asRoot(sudo, 'find', [
-    workspace,
-    '-path',
-    git,
-    '-prune',
-    '-o',
-    '-exec',
-    'chgrp',
-    '-h',
-    String(plan.gid),
-    '{}',
-    '+',
-  ]);
-  if (grp.code !== 0) return `could not give the workspace to group ${user}: ${firstLine(grp.stderr)}`;
-  const mod = await asRoot(sudo, 'find', [
-    workspace,
-    '-path',
-    git,
-    '-prune',
-    '-o',
-    '-type',
-    'd',
-    '-exec',
-    'chmod',
-    'g+rwxs',
-    '{}',
-    '+',
-    '-o',
-    '!',
-    '-type',
-    'l',
-    '-exec',
-    'chmod',
-    'g+rw',
-    '{}',
-    '+',
-  ]);
-  if (mod.code !== 0) return `could not make the workspace group-writable: ${firstLine(mod.stderr)}`;
+  const ops = plan.access === 'acl' ? aclOps(plan) : groupOps(plan);
+  const { workspace } = plan;
+  const problem =
+    (await ops.traverse(await ops.blocked(ancestorsOf(workspace)))) ?? (await ops.openWorkspace());
+  if (problem) return problem;
   for (const dir of privateDirs) {
-    // without ACLs the only way to close a folder to one user is to close it to all others
-    const p = await asRoot(sudo, 'chmod', ['o-rwx', dir]);
-    if (p.code !== 0) return `could not close ${dir} to other users: ${firstLine(p.stderr)}`;
+    if (isInside(dir, workspace)) continue;
+    if (!isInside(workspace, dir)) {
+      const p = await ops.close([dir]);
+      if (p) return p;
+      continue;
+    }
+    // A private folder above the workspace (a transcript next to the checkout): each folder on
+    // the way down stays passable, and everything beside the way is closed.
+    const parts = relative(dir, workspace).split(sep);
+    let at = dir;
+    for (const part of parts) {
+      const p = (await ops.passOnly(at)) ?? (await ops.close(siblings(at, part)));
+      if (p) return p;
+      at = join(at, part);
+    }
   }
   return undefined;
+}
+
+function siblings(dir: string, keep: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((name) => name !== keep)
+      .map((name) => join(dir, name));
+  } catch {
+    return [];
+  }
 }
 
 /** Runs one command through the sandbox and checks that it is really someone else. */
@@ -314,19 +416,16 @@ async function selfCheck(plan: Plan, sandbox: CommandSandbox): Promise<string | 
   const probe = [
     'id -u',
     `cat /proc/${process.pid}/environ >/dev/null 2>&1 && echo parent-environ-readable`,
-    `test -w ${JSON.stringify(plan.workspace)} || echo workspace-not-writable`,
+    // the probe runs in the workspace
+    'test -w . || echo workspace-not-writable',
   ].join('; ');
   const launch = sandbox.wrap({ command: probe, cwd: plan.workspace, env: { PATH: process.env.PATH } });
-  const r = spawnSync(launch.file, launch.args, {
-    cwd: plan.workspace,
-    env: launch.env,
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  const out = `${r.stdout ?? ''}`.trim().split('\n');
-  if (r.status !== 0) return `the sandbox self-check failed: ${firstLine(r.stderr ?? '') || `exit ${r.status}`}`;
+  const r = await run(launch.file, launch.args, { cwd: plan.workspace, env: launch.env });
+  const out = r.stdout.trim().split('\n');
+  if (r.code !== 0) return `the sandbox self-check failed: ${firstLine(r.stderr) || `exit ${r.code}`}`;
   if (out[0] !== String(plan.uid)) return `the sandbox self-check ran as uid ${out[0]}, not ${plan.uid}`;
-  if (out.includes('parent-environ-readable')) return 'the sandbox self-check could read the parent environment';
+  if (out.includes('parent-environ-readable'))
+    return 'the sandbox self-check could read the parent environment';
   if (out.includes('workspace-not-writable')) return `the workspace is not writable by ${plan.user}`;
   return undefined;
 }
@@ -338,7 +437,9 @@ async function selfCheck(plan: Plan, sandbox: CommandSandbox): Promise<string | 
 export async function createSandbox(opts: SandboxOptions): Promise<SandboxSetup> {
   if (opts.mode === 'off') return notIsolated('command isolation is turned off');
   if (process.platform !== 'linux') {
-    return notIsolated(`commands cannot be run as another user on ${process.platform}; only Linux is supported`);
+    return notIsolated(
+      `commands cannot be run as another user on ${process.platform}; only Linux is supported`,
+    );
   }
   const env = opts.env ?? process.env;
   const user = opts.user ?? SANDBOX_USER;
@@ -375,7 +476,14 @@ export async function createSandbox(opts: SandboxOptions): Promise<SandboxSetup>
   const unshare = which('unshare');
   let pidNamespace = false;
   if (opts.pidNamespace !== false && unshare) {
-    const r = await asRoot(sudo, 'unshare', ['--pid', '--fork', '--mount-proc', '--kill-child', '--', 'true']);
+    const r = await asRoot(sudo, 'unshare', [
+      '--pid',
+      '--fork',
+      '--mount-proc',
+      '--kill-child',
+      '--',
+      'true',
+    ]);
     pidNamespace = r.code === 0;
   }
   const plan: Plan = {

@@ -78,7 +78,11 @@ function normalise(text: string, tolerant: boolean): Mapped {
 }
 
 /** Start offsets of every occurrence, overlapping ones included. */
-function occurrences(haystack: string, needle: string, accept: (start: number) => boolean = () => true): number[] {
+function occurrences(
+  haystack: string,
+  needle: string,
+  accept: (start: number) => boolean = () => true,
+): number[] {
   const found: number[] = [];
   if (needle === '') return found;
   for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + 1)) {

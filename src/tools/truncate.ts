@@ -80,7 +80,8 @@ export function truncateHead(text: string, limits: TruncationLimits = DEFAULT_LI
     if (kept.length >= limits.maxLines) return finish(kept, lines, totalBytes, 'lines', false);
     const size = Buffer.byteLength(line, 'utf8') + (kept.length > 0 ? 1 : 0);
     if (bytes + size > limits.maxBytes) {
-      if (kept.length === 0) return finish([utf8Head(line, limits.maxBytes)], lines, totalBytes, 'bytes', true);
+      if (kept.length === 0)
+        return finish([utf8Head(line, limits.maxBytes)], lines, totalBytes, 'bytes', true);
       return finish(kept, lines, totalBytes, 'bytes', false);
     }
     kept.push(line);
@@ -100,7 +101,8 @@ export function truncateTail(text: string, limits: TruncationLimits = DEFAULT_LI
     if (kept.length >= limits.maxLines) return finish(kept.reverse(), lines, totalBytes, 'lines', false);
     const size = Buffer.byteLength(line, 'utf8') + (kept.length > 0 ? 1 : 0);
     if (bytes + size > limits.maxBytes) {
-      if (kept.length === 0) return finish([utf8Tail(line, limits.maxBytes)], lines, totalBytes, 'bytes', true);
+      if (kept.length === 0)
+        return finish([utf8Tail(line, limits.maxBytes)], lines, totalBytes, 'bytes', true);
       return finish(kept.reverse(), lines, totalBytes, 'bytes', false);
     }
     kept.push(line);

@@ -20,7 +20,12 @@ export function walkFiles(root: string, start: string, signal?: AbortSignal): As
   return walkDir(root, start, IgnoreRules.forFolder(root, start), signal);
 }
 
-async function* walkDir(root: string, dir: string, rules: IgnoreRules, signal?: AbortSignal): AsyncGenerator<WalkEntry> {
+async function* walkDir(
+  root: string,
+  dir: string,
+  rules: IgnoreRules,
+  signal?: AbortSignal,
+): AsyncGenerator<WalkEntry> {
   if (signal?.aborted) return;
   let entries;
   try {

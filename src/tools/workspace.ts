@@ -57,7 +57,9 @@ function quote(path: string): string {
 }
 
 function errorCode(err: unknown): string | undefined {
-  return err && typeof err === 'object' && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+  return err && typeof err === 'object' && 'code' in err
+    ? String((err as { code: unknown }).code)
+    : undefined;
 }
 
 /**
@@ -65,26 +67,31 @@ function errorCode(err: unknown): string | undefined {
  * the missing part appended. A dangling symlink is followed to where it points, so a write through
  * it cannot land outside the workspace.
  */
-async function resolveReal(abs: string, depth = 0): Promise<{ real: string; exists: boolean }> {
-  if (depth > MAX_LINK_DEPTH) throw new ToolError('Too many levels of symbolic links.');
+async function resolveReal(abs: string, links = 0): Promise<{ real: string; exists: boolean }> {
   try {
     return { real: await realpath(abs), exists: true };
   } catch (err) {
     const code = errorCode(err);
     if (code === 'ELOOP') throw new ToolError('The path goes through a loop of symbolic links.');
+    if (code === 'ENAMETOOLONG') throw new ToolError('The path is too long for the file system.');
     if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
   }
-  const parent = dirname(abs);
-  if (parent === abs) return { real: abs, exists: false };
-  const stat = await lstat(abs).catch(() => undefined);
-  if (stat?.isSymbolicLink()) {
-    const target = await readlink(abs);
-    const parentReal = (await resolveReal(parent, depth + 1)).real;
-    const followed = await resolveReal(resolve(parentReal, target), depth + 1);
-    return { real: followed.real, exists: false };
+  const missing: string[] = [];
+  for (let current = abs; ;) {
+    const stat = await lstat(current).catch(() => undefined);
+    if (stat?.isSymbolicLink()) {
+      if (links >= MAX_LINK_DEPTH) throw new ToolError('Too many levels of symbolic links.');
+      const target = await readlink(current);
+      const parentReal = (await resolveReal(dirname(current), links + 1)).real;
+      const followed = await resolveReal(resolve(parentReal, target), links + 1);
+      return { real: join(followed.real, ...missing), exists: false };
+    }
+    if (stat) return { real: join(await realpath(current), ...missing), exists: false };
+    const parent = dirname(current);
+    if (parent === current) return { real: join(current, ...missing), exists: false };
+    missing.unshift(basename(current));
+    current = parent;
   }
-  const parentReal = (await resolveReal(parent, depth + 1)).real;
-  return { real: join(parentReal, basename(abs)), exists: false };
 }
 
 export function createWorkspace(root: string, options: WorkspaceOptions = {}): Workspace {
@@ -107,7 +114,8 @@ export function createWorkspace(root: string, options: WorkspaceOptions = {}): W
 
   async function resolvePath(input: string | undefined, purpose: PathPurpose): Promise<ResolvedPath> {
     const path = input ?? '';
-    if (path.includes('\0')) throw new ToolError(`Path ${quote(path)} contains a NUL byte; no file name can hold one.`);
+    if (path.includes('\0'))
+      throw new ToolError(`Path ${quote(path)} contains a NUL byte; no file name can hold one.`);
     const outside = `Path ${quote(path)} is outside the workspace. Use a path relative to the workspace root, such as "src/index.ts".`;
     let abs: string;
     let rel: string | undefined;
@@ -134,12 +142,15 @@ export function createWorkspace(root: string, options: WorkspaceOptions = {}): W
       );
     }
     if (touchesGitDir(realRel)) {
-      throw new ToolError(`Path ${quote(path)} leads (through a symbolic link) into .git/, which these tools do not touch.`);
+      throw new ToolError(
+        `Path ${quote(path)} leads (through a symbolic link) into .git/, which these tools do not touch.`,
+      );
     }
     if (purpose === 'write') {
       const glob = protectedBy(rel) ?? protectedBy(realRel);
       if (glob !== undefined) {
-        const workflows = /^\.github\/workflows(\/|$)/.test(rel) || /^\.github\/workflows(\/|$)/.test(realRel);
+        const workflows =
+          /^\.github\/workflows(\/|$)/.test(rel) || /^\.github\/workflows(\/|$)/.test(realRel);
         const why = workflows
           ? ' GitHub rejects pushes that change workflow files unless the token has the `workflows` permission.'
           : '';

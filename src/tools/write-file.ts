@@ -22,7 +22,9 @@ export interface WriteFileDetails {
 const MAX_DIFF_BYTES = 1024 * 1024;
 
 function errorCode(err: unknown): string | undefined {
-  return err && typeof err === 'object' && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+  return err && typeof err === 'object' && 'code' in err
+    ? String((err as { code: unknown }).code)
+    : undefined;
 }
 
 export function createWriteFileTool(ws: Workspace): AgentTool<WriteFileArgs, WriteFileDetails> {
@@ -41,7 +43,8 @@ export function createWriteFileTool(ws: Workspace): AgentTool<WriteFileArgs, Wri
       additionalProperties: false,
     },
     async execute(args) {
-      if (args.path.trim() === '') throw new ToolError('`path` is empty; give a file path relative to the workspace root.');
+      if (args.path.trim() === '')
+        throw new ToolError('`path` is empty; give a file path relative to the workspace root.');
       const target = await ws.resolve(args.path, 'write');
       const shown = target.rel;
       let before: string | undefined;
@@ -73,7 +76,12 @@ export function createWriteFileTool(ws: Workspace): AgentTool<WriteFileArgs, Wri
         details.diff = unifiedDiff(shown, before ?? '', args.content).diff;
       }
       return {
-        content: [{ type: 'text', text: `${verb} ${shown} (${lines} line${lines === 1 ? '' : 's'}, ${formatBytes(bytes)}).` }],
+        content: [
+          {
+            type: 'text',
+            text: `${verb} ${shown} (${lines} line${lines === 1 ? '' : 's'}, ${formatBytes(bytes)}).`,
+          },
+        ],
         details,
       };
     },

@@ -260,6 +260,69 @@ describe('a comment on a same-repository pull request', () => {
   });
 });
 
+describe('a comment on a pull request from a fork', () => {
+  it('puts the work on a new branch from the PR’s head and opens a PR against its base', async () => {
+    await startModel(FIX_SESSION);
+    const forkSha = repo.pushToOrigin('fork-tmp', { 'fork.md': 'from the fork\n' });
+    const pull = gh.addPull({
+      title: 'Fork change',
+      head: 'fix',
+      headSha: forkSha,
+      forkRepo: 'mallory/demo',
+    });
+    git(repo.origin, 'update-ref', `refs/pull/${pull.number}/head`, forkSha);
+    git(repo.origin, 'update-ref', '-d', 'refs/heads/fork-tmp');
+    const c = gh.addComment(pull.number, { body: '/patchloop fix the zero case' });
+    const r = await act({
+      eventName: 'issue_comment',
+      payload: issueComment({
+        issue: { number: pull.number, title: pull.title, isPullRequest: true },
+        comment: { id: c.id, body: c.body, createdAt: c.created_at },
+      }),
+    });
+    expect(r.code, r.stderr.slice(-3000)).toBe(0);
+    expect(r.outputs).toMatchObject({
+      conclusion: 'success',
+      branch: 'patchloop/pr-1-fork-change',
+      'pr-number': '2',
+    });
+    expect(git(repo.origin, 'rev-parse', 'patchloop/pr-1-fork-change^')).toBe(forkSha);
+    expect(gh.pulls.get(2)).toMatchObject({
+      base: { ref: 'main' },
+      head: { ref: 'patchloop/pr-1-fork-change' },
+    });
+    expect(gh.pulls.get(2)!.body).toContain('Follows up #1');
+  });
+});
+
+describe('with command isolation', () => {
+  it('runs the agent’s commands as another user that cannot read the run’s secrets', async () => {
+    const probe = 'cat /proc/$PPID/environ; env; git config --list; cat .git/config; ls $RUNNER_TEMP';
+    await startModel([
+      { toolCalls: [{ id: 'toolu_b1', name: 'bash', json: JSON.stringify({ command: probe }) }] },
+      ...FIX_SESSION,
+    ]);
+    const issue = gh.addIssue({ title: 'isolated' });
+    const c = gh.addComment(issue.number, { body: '/patchloop fix' });
+    const r = await act({
+      eventName: 'issue_comment',
+      payload: issueComment({
+        issue: { number: issue.number, title: issue.title },
+        comment: { id: c.id, body: c.body, createdAt: c.created_at },
+      }),
+      inputs: { 'allow-bash': 'true' },
+      env: { PATCHLOOP_SANDBOX: 'auto' },
+    });
+    expect(r.code, r.stderr.slice(-3000)).toBe(0);
+    expect(r.stdout).toMatch(/commands run as user patchloop-sandbox/);
+    expect(r.outputs.conclusion).toBe('success');
+    const transcript = transcriptOf(r.runnerTemp, 'transcript-1.jsonl');
+    expect(transcript).toContain('toolu_b1');
+    for (const secret of [CHECKOUT_TOKEN, API_KEY, TOKEN]) expect(transcript).not.toContain(secret);
+    expect(git(repo.origin, 'show', `${r.outputs.branch}:src/math.js`)).toContain('b === 0');
+  });
+});
+
 describe('runs that must not reach the model', () => {
   it('an unauthorized commenter: conclusion unauthorized, no model request, nothing pushed, the step passes', async () => {
     await startModel(FIX_SESSION);

@@ -7,16 +7,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-// As scripts/build.mjs, except that __filename and __dirname are `var`: @azure/storage-common
-// (pulled in by @actions/artifact) declares its own top-level __filename, which esbuild hoists to
-// a `var` that a `const` of the same name would collide with.
+// The banner and options of scripts/build.mjs.
 const BANNER = [
   "import { createRequire as __plCreateRequire } from 'node:module';",
   "import { fileURLToPath as __plFileURLToPath } from 'node:url';",
   "import { dirname as __plDirname } from 'node:path';",
   'const require = __plCreateRequire(import.meta.url);',
-  'var __filename = __plFileURLToPath(import.meta.url);',
-  'var __dirname = __plDirname(__filename);',
+  'const __filename = __plFileURLToPath(import.meta.url);',
+  'const __dirname = __plDirname(__filename);',
 ].join('\n');
 
 export interface BuiltAction {
@@ -39,8 +37,8 @@ export async function buildAction(): Promise<BuiltAction> {
     target: 'node20',
     format: 'esm',
     legalComments: 'none',
-    minifySyntax: true,
-    minifyWhitespace: true,
+    minify: true,
+    keepNames: true,
     logLevel: 'warning',
     banner: { js: BANNER },
   });

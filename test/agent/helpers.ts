@@ -1,12 +1,14 @@
-// Test helpers for the agent loop: a small in-test Provider that plays a script of assistant
-// turns (the scripted model), and real temporary git repositories.
+// Test helpers for the agent loop: scripted assistant turns played by the scripted provider (the
+// scripted model), and real temporary git repositories.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AssistantMessage, StopReason, ToolCall, Usage } from '../../src/protocol/types.js';
-import { emptyUsage, toolCallsOf } from '../../src/protocol/types.js';
-import type { AssistantEvent, Context, Provider } from '../../src/providers/types.js';
+import { emptyUsage } from '../../src/protocol/types.js';
+import { createScriptedProvider } from '../../src/providers/scripted.js';
+import { withRecordedUsage } from '../../src/cli/model.js';
+import type { Context, Provider } from '../../src/providers/types.js';
 
 export interface TurnSpec {
   text?: string;
@@ -42,57 +44,26 @@ export function turn(spec: TurnSpec): AssistantMessage {
   return message;
 }
 
-/** A step: a fixed turn, or a function of the request (it may wait, and should honour the signal). */
-export type Step = AssistantMessage | ((context: Context, signal: AbortSignal) => Promise<AssistantMessage>);
-
 export interface ScriptProvider extends Provider {
-  /** Every request the loop made, copied at the time. */
+  /** Every request the loop made. */
   readonly requests: Context[];
 }
 
-/** Plays one step per request, streaming text and tool-call events like a real adapter. */
+/**
+ * The project's scripted provider (src/providers/scripted.ts) playing `steps`, one per request,
+ * with each step's usage put back on its reply (as `run --replay` does), so budgets and
+ * compaction can be driven from the script.
+ */
 export function scriptProvider(
-  steps: Step[],
-  options: { contextWindow?: number; name?: string; model?: string } = {},
+  steps: AssistantMessage[],
+  options: { contextWindow?: number; model?: string } = {},
 ): ScriptProvider {
-  const requests: Context[] = [];
-  let next = 0;
-  const name = options.name ?? 'scripted';
-  const model = options.model ?? 'scripted-model';
-  const failed = (stopReason: 'error' | 'aborted', errorMessage: string): AssistantMessage => ({
-    ...turn({ stopReason, model }),
-    errorMessage,
-  });
-  return {
-    name,
-    model,
-    contextWindow: options.contextWindow,
-    requests,
-    async *stream(context, opts): AsyncIterable<AssistantEvent> {
-      requests.push(structuredClone(context));
-      const signal = opts?.signal ?? new AbortController().signal;
-      yield { type: 'start', provider: name, model };
-      if (signal.aborted) {
-        yield { type: 'done', message: failed('aborted', 'aborted before the request') };
-        return;
-      }
-      const step = steps[next++];
-      if (!step) {
-        yield { type: 'done', message: failed('error', `the script has no turn ${next}`) };
-        return;
-      }
-      const message = typeof step === 'function' ? await step(context, signal) : step;
-      for (const block of message.content)
-        if (block.type === 'text') yield { type: 'text_delta', delta: block.text };
-      let index = 0;
-      for (const call of toolCallsOf(message)) {
-        yield { type: 'toolcall_start', index, id: call.id, name: call.name };
-        yield { type: 'toolcall_end', index, toolCall: call };
-        index++;
-      }
-      yield { type: 'done', message: { ...message, timestamp: Date.now() } };
-    },
-  };
+  const inner = createScriptedProvider(steps, { model: options.model ?? 'scripted-model' });
+  const played = withRecordedUsage(
+    inner,
+    steps.map((s) => s.usage),
+  );
+  return { ...played, contextWindow: options.contextWindow, requests: inner.requests };
 }
 
 export interface TempRepo {

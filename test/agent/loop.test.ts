@@ -8,19 +8,11 @@ import type { AgentEvent } from '../../src/agent/index.js';
 import { runAgent, type AgentOptions } from '../../src/agent/index.js';
 import { pairToolResults } from '../../src/protocol/pairing.js';
 import { parseTranscript, TranscriptWriter } from '../../src/protocol/transcript.js';
-import type { Message, ToolResultMessage, UserMessage } from '../../src/protocol/types.js';
+import type { AssistantMessage, Message, ToolResultMessage, UserMessage } from '../../src/protocol/types.js';
 import { textOf, toolCallsOf } from '../../src/protocol/types.js';
 import { createFallbackProvider } from '../../src/providers/fallback.js';
 import { createWorkspaceTools } from '../../src/tools/index.js';
-import {
-  BUGGY_PROJECT,
-  DIVIDE_FIX,
-  scriptProvider,
-  tempRepo,
-  turn,
-  type Step,
-  type TempRepo,
-} from './helpers.js';
+import { BUGGY_PROJECT, DIVIDE_FIX, scriptProvider, tempRepo, turn, type TempRepo } from './helpers.js';
 
 let repo: TempRepo;
 let out: string;
@@ -34,7 +26,7 @@ afterEach(() => {
   rmSync(out, { recursive: true, force: true });
 });
 
-function setup(steps: Step[], extra: Partial<AgentOptions> & { testCommand?: string } = {}) {
+function setup(steps: AssistantMessage[], extra: Partial<AgentOptions> & { testCommand?: string } = {}) {
   const { testCommand = 'node --test', ...rest } = extra;
   const provider = scriptProvider(steps);
   const transcript = new TranscriptWriter(join(out, 'transcript.jsonl'));
@@ -214,25 +206,15 @@ describe('the agent loop', () => {
 
   it('continues on the fallback model when the primary fails after its retries', async () => {
     const primary = scriptProvider(
-      [
-        turn({
-          stopReason: 'error',
-          errorMessage: 'HTTP 529 overloaded_error',
-          errorKind: 'overloaded',
-          model: 'primary-model',
-        }),
-      ],
-      { model: 'primary-model', name: 'anthropic' },
+      [turn({ stopReason: 'error', errorMessage: 'HTTP 529 overloaded_error', errorKind: 'overloaded' })],
+      { model: 'primary-model' },
     );
     const backup = scriptProvider(
       [
-        turn({
-          calls: [{ name: 'edit_file', input: { path: 'src/math.js', ...DIVIDE_FIX } }],
-          model: 'backup-model',
-        }),
-        turn({ text: 'Fixed.', model: 'backup-model' }),
+        turn({ calls: [{ name: 'edit_file', input: { path: 'src/math.js', ...DIVIDE_FIX } }] }),
+        turn({ text: 'Fixed.' }),
       ],
-      { model: 'backup-model', name: 'openai' },
+      { model: 'backup-model' },
     );
     const { options, transcriptLines } = setup([], { provider: createFallbackProvider(primary, backup) });
     const result = await runAgent(options);

@@ -9,17 +9,23 @@ import { parseTranscript } from '../../src/protocol/transcript.js';
 import type { ToolResultMessage } from '../../src/protocol/types.js';
 import { textOf } from '../../src/protocol/types.js';
 import { startAnthropicServer } from '../fakes/anthropic-server.js';
-import { BUGGY_PROJECT, initRepo, tempRepo, type TempRepo } from '../agent/helpers.js';
+import { BUGGY_PROJECT, DIVIDE_FIX, initRepo, tempRepo, type TempRepo } from '../agent/helpers.js';
 import { buildCli, type BuiltCli } from './build-cli.js';
 
 let cli: BuiltCli;
 let scratch: string;
+/** The CLI processes' temp folder (TMPDIR), where `run` puts its transcripts by default. */
+let processTmp: string;
 const repos: TempRepo[] = [];
 
 beforeAll(async () => {
   cli = await buildCli();
+  processTmp = mkdtempSync(join(tmpdir(), 'patchloop-cli-tmp-'));
 });
-afterAll(() => cli.cleanup());
+afterAll(() => {
+  cli.cleanup();
+  rmSync(processTmp, { recursive: true, force: true });
+});
 afterEach(() => {
   for (const r of repos.splice(0)) r.cleanup();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -38,7 +44,7 @@ function repoOf(files: Record<string, string>): TempRepo {
 
 /** The environment of a user without provider keys. */
 function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env, ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: processTmp, ...extra };
   for (const k of [
     'ANTHROPIC_API_KEY',
     'OPENAI_API_KEY',
@@ -100,6 +106,40 @@ describe('patchloop CLI dispatch and tool', () => {
     expect(textOf(result.content)).toMatch(/"path"/);
   });
 
+  it('runs every tool through the same registry on a real checkout', async () => {
+    const repo = repoOf(BUGGY_PROJECT);
+    const tool = async (name: string, args: string, ...flags: string[]) => {
+      const r = await runCli(['tool', name, args, '--repo', repo.root, ...flags]);
+      expect(r.code).toBe(0);
+      const result = JSON.parse(r.stdout) as ToolResultMessage;
+      return { isError: result.isError, text: textOf(result.content) };
+    };
+    // The read-only calls do not depend on each other; run them side by side.
+    const [list, find, grep, bashOff, bashOn] = await Promise.all([
+      tool('list_dir', '{}'),
+      tool('find_files', '{"pattern":"**/*.js"}'),
+      tool('grep', '{"pattern":"a / b"}'),
+      tool('bash', '{"command":"echo hi"}'),
+      tool('bash', '{"command":"echo hi"}', '--allow-bash'),
+    ]);
+    expect(list).toMatchObject({ isError: false, text: expect.stringContaining('src/') });
+    expect(find).toMatchObject({ isError: false, text: expect.stringContaining('test/math.test.js') });
+    expect(grep).toMatchObject({ isError: false, text: expect.stringContaining('src/math.js:2:') });
+    expect(bashOff).toMatchObject({ isError: true, text: expect.stringContaining('Unknown tool "bash"') });
+    expect(bashOn).toMatchObject({ isError: false, text: expect.stringContaining('hi') });
+    expect(await tool('edit_file', JSON.stringify({ path: 'src/math.js', ...DIVIDE_FIX }))).toMatchObject({
+      isError: false,
+    });
+    expect(await tool('write_file', '{"path":"notes/todo.txt","content":"done\\n"}')).toMatchObject({
+      isError: false,
+    });
+    expect(readFileSync(join(repo.root, 'notes/todo.txt'), 'utf8')).toBe('done\n');
+    expect(await tool('run_tests', '{}', '--test-command', 'node --test')).toMatchObject({
+      isError: false,
+      text: expect.stringMatching(/Exit code 0/),
+    });
+  });
+
   it('answers usage errors with exit 2 and the usage on stderr', async () => {
     const unknown = await runCli(['frobnicate']);
     expect(unknown.code).toBe(2);
@@ -154,7 +194,7 @@ describe('patchloop run', () => {
     );
 
     const path = transcriptPathOf(r.stdout);
-    expect(path.startsWith(root)).toBe(false);
+    expect(path.startsWith(join(processTmp, 'patchloop'))).toBe(true);
     const t = parseTranscript(readFileSync(path, 'utf8'));
     expect(t.session).toMatchObject({ trigger: 'cli', scripted: true });
     expect(t.summary).toMatchObject({ conclusion: 'success', commitSha: git('rev-parse', 'HEAD').trim() });

@@ -8,6 +8,7 @@ import {
   dirtyPaths,
   isValidBranchName,
   openCheckout,
+  parseStatus,
   unusedBranchName,
 } from '../../src/git/local.js';
 import { tempRepo, type TempRepo } from '../agent/helpers.js';
@@ -102,5 +103,26 @@ describe('local git for patchloop run', () => {
     repo = tempRepo({ 'a.txt': 'a' });
     expect(await isValidBranchName(repo.root, defaultBranchName('Ünïcödé ~^: task', date))).toBe(true);
     expect(await isValidBranchName(repo.root, 'bad..name')).toBe(false);
+  });
+});
+
+describe('git status parsing', () => {
+  it('reads the HEAD, the branch and every kind of changed path', () => {
+    const out = [
+      '# branch.oid 1234abcd',
+      '# branch.head feature/x',
+      '1 .M N... 100644 100644 100644 aaaa bbbb src/a file.js',
+      '2 R. N... 100644 100644 100644 aaaa bbbb R100 new name.js',
+      'old name.js',
+      'u UU N... 100644 100644 100644 100644 aaaa bbbb cccc conflict.js',
+      '? untracked dir/',
+      '',
+    ].join('\0');
+    expect(parseStatus(out)).toEqual({
+      head: '1234abcd',
+      branch: 'feature/x',
+      dirty: ['src/a file.js', 'new name.js', 'conflict.js', 'untracked dir/'],
+    });
+    expect(parseStatus('# branch.oid (initial)\0# branch.head (detached)\0')).toEqual({ dirty: [] });
   });
 });

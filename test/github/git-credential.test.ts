@@ -2,7 +2,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentialEnv, takeCheckoutCredential } from '../../src/github/git-credential.js';
+import {
+  credentialEnv,
+  restoreCheckoutCredential,
+  takeCheckoutCredential,
+} from '../../src/github/git-credential.js';
 import { Checkout } from '../../src/github/git.js';
 import {
   git,
@@ -79,6 +83,12 @@ describe('the checkout credential', () => {
     expect(server.auths.slice(before)).toContain(`basic ${BASIC}`);
     expect(git(repo.origin, 'rev-parse', 'refs/heads/patchloop/v4')).toBe(git(dir, 'rev-parse', 'HEAD'));
     expect(readFileSync(join(dir, '.git/config'), 'utf8')).not.toContain(BASIC);
+
+    // After the run it goes back, once, so the workflow's later steps can push as before.
+    await restoreCheckoutCredential(dir, cred);
+    await restoreCheckoutCredential(dir, cred);
+    expect(git(dir, 'config', '--local', '--get-all', `http.${server.url}/.extraheader`)).toBe(HEADER);
+    expect(await fetchWorks(dir)).toBe(true);
   });
 
   it('is moved out of the includeIf credential file of actions/checkout v6, which is deleted', async () => {

@@ -8,7 +8,7 @@ import { startAnthropicServer } from '../fakes/anthropic-server.js';
 import type { FakeProviderServer } from '../fakes/sse.js';
 import { bundleCli, startCli } from './cli-process.js';
 import { record } from './figures.js';
-import { findSecrets, plantSecrets } from './planted.js';
+import { findSecrets, plantSecrets, toolResultsSent } from './planted.js';
 import { makeCheckout } from './run-harness.js';
 
 // Issue 8's acceptance test, on the CLI: a scripted model runs `env`, `cat /proc/$PPID/environ`,
@@ -17,7 +17,13 @@ import { makeCheckout } from './run-harness.js';
 // leaves the run: what the model is sent, the timeline, the summary, the transcript, its HTML.
 
 const planted = plantSecrets();
-const SNOOP = ['env', 'cat /proc/$PPID/environ', 'cat /proc/*/environ', 'git config --list', 'cat .git/config'];
+const SNOOP = [
+  'env',
+  'cat /proc/$PPID/environ',
+  'cat /proc/*/environ',
+  'git config --list',
+  'cat .git/config',
+];
 
 let dir: string;
 let cli: string;
@@ -30,7 +36,11 @@ beforeAll(async () => {
   server = await startAnthropicServer([
     {
       toolCalls: [
-        ...SNOOP.map((command, i) => ({ id: `toolu_0${i}`, name: 'bash', json: JSON.stringify({ command }) })),
+        ...SNOOP.map((command, i) => ({
+          id: `toolu_0${i}`,
+          name: 'bash',
+          json: JSON.stringify({ command }),
+        })),
         { id: 'toolu_09', name: 'run_tests', json: '{}' },
       ],
     },
@@ -49,7 +59,17 @@ describe('acceptance: secrets stay out of every output', () => {
     chmodSync(work, 0o755);
     const ws = makeCheckout(work);
     const transcript = join(work, 'transcript.jsonl');
-    const args = ['run', '--repo', ws, '--provider', 'anthropic', '--model', 'claude-sonnet-5-5', '--base-url', server.url];
+    const args = [
+      'run',
+      '--repo',
+      ws,
+      '--provider',
+      'anthropic',
+      '--model',
+      'claude-sonnet-5-5',
+      '--base-url',
+      server.url,
+    ];
     args.push('--api-key', planted.cliArg, '--allow-bash', '--transcript', transcript);
     args.push('--test-command', `${SNOOP.join('; ')}; cat /proc/*/cmdline`, 'look around');
     const run = startCli(cli, args, {
@@ -58,8 +78,12 @@ describe('acceptance: secrets stay out of every output', () => {
     });
     const code = await run.exited;
     const html = join(work, 'run.html');
-    const exported = spawnSync(process.execPath, [cli, 'export', transcript, '-o', html], { encoding: 'utf8' });
-    const inspected = spawnSync(process.execPath, [cli, 'inspect', transcript, '--json'], { encoding: 'utf8' });
+    const exported = spawnSync(process.execPath, [cli, 'export', transcript, '-o', html], {
+      encoding: 'utf8',
+    });
+    const inspected = spawnSync(process.execPath, [cli, 'inspect', transcript, '--json'], {
+      encoding: 'utf8',
+    });
 
     const text = readFileSync(transcript, 'utf8');
     const results = parseTranscript(text).messages.filter((m) => m.role === 'toolResult');
@@ -78,15 +102,18 @@ describe('acceptance: secrets stay out of every output', () => {
     const leaks = Object.entries(outputs).flatMap(([where, out]) =>
       findSecrets(out, planted.values).map((v) => `${where}: ${v.slice(0, 14)}…`),
     );
+    // what the model was sent back for each call (the transcript's copy is redacted)
+    const sentBack = toolResultsSent(server.requests.at(-1)?.body);
     record('acceptance', {
       escapesTried: SNOOP.length + 1,
-      escapesRefused: results.filter((r) => findSecrets(JSON.stringify(r), planted.values).length === 0).length,
+      escapesRefused: sentBack.filter((t) => findSecrets(t, planted.values).length === 0).length,
       secretChecks: Object.keys(outputs).length,
       secretsFound: leaks.length,
     });
     expect(code, run.stderr()).toBe(0);
     expect(exported.status, exported.stderr).toBe(0);
     expect(server.requests.length).toBe(2);
+    expect(sentBack).toHaveLength(SNOOP.length + 1);
     expect(leaks).toEqual([]);
   });
 });

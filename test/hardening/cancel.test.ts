@@ -111,8 +111,14 @@ describe('cancellation of `patchloop run`', () => {
       const problems = transcriptProblems(text);
       const summary = parseTranscript(text).summary;
       const leftovers = spawnSync('pgrep', ['-f', sleeper], { encoding: 'utf8' }).stdout.trim();
-      const ok = inGrace && code === 130 && problems.length === 0 && summary?.conclusion === 'cancelled' && !leftovers;
-      record('cancel', { faultsInjected: 1, faultsSurvived: ok ? 1 : 0, secretChecks: 1, secretsFound: text.includes(KEY) ? 1 : 0 });
+      const ok =
+        inGrace && code === 130 && problems.length === 0 && summary?.conclusion === 'cancelled' && !leftovers;
+      record('cancel', {
+        faultsInjected: 1,
+        faultsSurvived: ok ? 1 : 0,
+        secretChecks: 1,
+        secretsFound: text.includes(KEY) ? 1 : 0,
+      });
 
       expect(inGrace, run.stderr()).toBe(true);
       expect(code).toBe(130);

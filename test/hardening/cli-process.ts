@@ -38,8 +38,16 @@ export interface CliRun {
   exited: Promise<number | string>;
 }
 
-export function startCli(script: string, args: string[], opts: { env: NodeJS.ProcessEnv; cwd: string }): CliRun {
-  const child = spawn(process.execPath, [script, ...args], { env: opts.env, cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startCli(
+  script: string,
+  args: string[],
+  opts: { env: NodeJS.ProcessEnv; cwd: string },
+): CliRun {
+  const child = spawn(process.execPath, [script, ...args], {
+    env: opts.env,
+    cwd: opts.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));

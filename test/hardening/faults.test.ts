@@ -46,7 +46,13 @@ async function run(
 ): Promise<HarnessRun> {
   const work = mkdtempSync(join(dir, 'run-'));
   return runHarness({
-    provider: createProvider({ provider: 'anthropic', model: MODEL, apiKey: KEY, baseUrl: server.url, retry: quickRetries }),
+    provider: createProvider({
+      provider: 'anthropic',
+      model: MODEL,
+      apiKey: KEY,
+      baseUrl: server.url,
+      retry: quickRetries,
+    }),
     workspace: makeCheckout(work),
     transcriptPath: opts.transcriptPath ?? join(work, 'transcript.jsonl'),
     secrets: [KEY],
@@ -62,7 +68,12 @@ function survived(r: HarnessRun, opts: { transcript?: boolean } = {}): void {
   const leaked = [r.transcript, r.summary].some((t) => t.includes(KEY));
   const told = r.summary.includes(r.result.conclusion);
   const ok = problems.length === 0 && !leaked && told;
-  record('faults', { faultsInjected: 1, faultsSurvived: ok ? 1 : 0, secretChecks: 2, secretsFound: leaked ? 1 : 0 });
+  record('faults', {
+    faultsInjected: 1,
+    faultsSurvived: ok ? 1 : 0,
+    secretChecks: 2,
+    secretsFound: leaked ? 1 : 0,
+  });
   expect(problems).toEqual([]);
   expect(leaked).toBe(false);
   expect(told).toBe(true);
@@ -74,7 +85,14 @@ const doneTurn = { text: 'All done.' };
 describe('provider faults', () => {
   it('429 with retry-after: the turn is retried and the run succeeds', async () => {
     const server = await serve([
-      { http: { status: 429, type: 'rate_limit_error', message: 'slow down', headers: { 'retry-after': '0' } } },
+      {
+        http: {
+          status: 429,
+          type: 'rate_limit_error',
+          message: 'slow down',
+          headers: { 'retry-after': '0' },
+        },
+      },
       doneTurn,
     ]);
     const r = await run(server);
@@ -84,7 +102,9 @@ describe('provider faults', () => {
   });
 
   it('500 on every attempt: the run fails and says the server failed', async () => {
-    const server = await serve(() => ({ http: { status: 500, type: 'api_error', message: 'internal trouble' } }));
+    const server = await serve(() => ({
+      http: { status: 500, type: 'api_error', message: 'internal trouble' },
+    }));
     const r = await run(server);
     expect(r.result.conclusion).toBe('failure');
     expect(r.result.error).toMatch(/500|server|internal trouble/i);
@@ -93,7 +113,9 @@ describe('provider faults', () => {
   });
 
   it('529 overloaded on every attempt: failure, named as overloaded', async () => {
-    const server = await serve(() => ({ http: { status: 529, type: 'overloaded_error', message: 'Overloaded' } }));
+    const server = await serve(() => ({
+      http: { status: 529, type: 'overloaded_error', message: 'Overloaded' },
+    }));
     const r = await run(server);
     expect(r.result.conclusion).toBe('failure');
     expect(r.result.error).toMatch(/overload/i);
@@ -101,7 +123,9 @@ describe('provider faults', () => {
   });
 
   it('401: no retry, failure that names the key problem and never echoes the key', async () => {
-    const server = await serve(() => ({ http: { status: 401, type: 'authentication_error', message: 'invalid x-api-key' } }));
+    const server = await serve(() => ({
+      http: { status: 401, type: 'authentication_error', message: 'invalid x-api-key' },
+    }));
     const r = await run(server);
     expect(r.result.conclusion).toBe('failure');
     expect(server.requests.length).toBe(1);
@@ -134,7 +158,13 @@ describe('provider faults', () => {
       notFound: () => ({}),
       reply: (_req, index) =>
         index === 0
-          ? { kind: 'sse', frames: [good[0]!, sseFrame('{"type": "content_block_delta", "index": 0, "delta": {', 'content_block_delta')] }
+          ? {
+              kind: 'sse',
+              frames: [
+                good[0]!,
+                sseFrame('{"type": "content_block_delta", "index": 0, "delta": {', 'content_block_delta'),
+              ],
+            }
           : { kind: 'sse', frames: good },
     });
     servers.push(server);
@@ -179,23 +209,34 @@ describe('local faults', () => {
     survived(r);
   });
 
-  it.skipIf(process.getuid?.() !== 0)('in the sandbox, even a daemon in its own session is gone after the command', async () => {
-    const server = await serve([toolTurn, doneTurn]);
-    const work = mkdtempSync(join(dir, 'sandboxed-'));
-    chmodSync(work, 0o755);
-    const ws = makeCheckout(work);
-    const setup = await createSandbox({ workspace: ws, mode: 'auto' });
-    expect(setup.isolated, setup.reason).toBe(true);
-    const r = await runHarness({
-      provider: createProvider({ provider: 'anthropic', model: MODEL, apiKey: KEY, baseUrl: server.url, retry: quickRetries }),
-      workspace: ws,
-      transcriptPath: join(work, 'transcript.jsonl'),
-      secrets: [KEY],
-      sandbox: setup.sandbox,
-      testCommand: `(trap "" TERM; setsid bash -c 'exec -a ${marker}-s sleep 600' >/dev/null 2>&1 &); echo tests pass`,
-    });
-    expect(r.result.conclusion).toBe('success');
-    expect(daemons()).toBe('');
-    survived(r);
-  });
+  it.skipIf(process.getuid?.() !== 0)(
+    'in the sandbox, even a daemon in its own session is gone after the command',
+    async (ctx) => {
+      const server = await serve([toolTurn, doneTurn]);
+      const work = mkdtempSync(join(dir, 'sandboxed-'));
+      chmodSync(work, 0o755);
+      const ws = makeCheckout(work);
+      const setup = await createSandbox({ workspace: ws, mode: 'auto' });
+      expect(setup.isolated, setup.reason).toBe(true);
+      // only a PID namespace takes down a daemon that left the command's process group
+      if (!setup.reason.includes('own PID namespace')) ctx.skip();
+      const r = await runHarness({
+        provider: createProvider({
+          provider: 'anthropic',
+          model: MODEL,
+          apiKey: KEY,
+          baseUrl: server.url,
+          retry: quickRetries,
+        }),
+        workspace: ws,
+        transcriptPath: join(work, 'transcript.jsonl'),
+        secrets: [KEY],
+        sandbox: setup.sandbox,
+        testCommand: `(trap "" TERM; setsid bash -c 'exec -a ${marker}-s sleep 600' >/dev/null 2>&1 &); echo tests pass`,
+      });
+      expect(r.result.conclusion).toBe('success');
+      expect(daemons()).toBe('');
+      survived(r);
+    },
+  );
 });

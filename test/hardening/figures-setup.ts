@@ -33,7 +33,11 @@ export function figuresTable(jsonl: string): { table: string; totals: Required<F
   }
   const names = [...groups.keys()].sort();
   const header = ['figure', ...names, 'total'];
-  const rows = COLUMNS.map(([k, label]) => [label, ...names.map((n) => String(groups.get(n)![k])), String(totals[k])]);
+  const rows = COLUMNS.map(([k, label]) => [
+    label,
+    ...names.map((n) => String(groups.get(n)![k])),
+    String(totals[k]),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
     `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;

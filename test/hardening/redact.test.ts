@@ -108,7 +108,8 @@ describe('createRedactor: token shapes', () => {
   });
 
   it('removes a PEM private key block', () => {
-    const pem = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\nAAAA\n-----END OPENSSH PRIVATE KEY-----';
+    const pem =
+      '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\nAAAA\n-----END OPENSSH PRIVATE KEY-----';
     expect(redact(`key:\n${pem}\nafter`)).toBe(`key:\n${REDACTED}\nafter`);
   });
 
@@ -128,12 +129,18 @@ describe('createRedactor: token shapes', () => {
 describe('secret forms', () => {
   it('base64Alignments gives exactly the characters fixed by the value, for every alignment', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 3, maxLength: 64 }), fc.uint8Array({ maxLength: 5 }), (value, before) => {
-        const bytes = Buffer.from(value);
-        const whole = Buffer.concat([Buffer.from(before), bytes, Buffer.from([0xff, 0x00])]).toString('base64');
-        const forms = base64Alignments(bytes);
-        expect(forms.some((f) => whole.includes(f))).toBe(true);
-      }),
+      fc.property(
+        fc.uint8Array({ minLength: 3, maxLength: 64 }),
+        fc.uint8Array({ maxLength: 5 }),
+        (value, before) => {
+          const bytes = Buffer.from(value);
+          const whole = Buffer.concat([Buffer.from(before), bytes, Buffer.from([0xff, 0x00])]).toString(
+            'base64',
+          );
+          const forms = base64Alignments(bytes);
+          expect(forms.some((f) => whole.includes(f))).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
     record('redact', { fuzzCases: 300 });
@@ -214,7 +221,9 @@ describe('secretsFromEnv', () => {
   });
 
   it('does not repeat a value held by two variables', () => {
-    expect(secretsFromEnv({ GITHUB_TOKEN: 'same-value-1', GH_TOKEN: 'same-value-1' })).toEqual(['same-value-1']);
+    expect(secretsFromEnv({ GITHUB_TOKEN: 'same-value-1', GH_TOKEN: 'same-value-1' })).toEqual([
+      'same-value-1',
+    ]);
   });
 });
 

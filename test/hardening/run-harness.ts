@@ -35,7 +35,10 @@ export interface HarnessRun {
 export async function runHarness(o: HarnessOptions): Promise<HarnessRun> {
   const redact = createRedactor(o.secrets ?? []);
   const writeErrors: string[] = [];
-  const writer = new TranscriptWriter(o.transcriptPath, { redact, onError: (e) => writeErrors.push(e.message) });
+  const writer = new TranscriptWriter(o.transcriptPath, {
+    redact,
+    onError: (e) => writeErrors.push(e.message),
+  });
   const tools = createWorkspaceTools({
     root: o.workspace,
     testCommand: o.testCommand,
@@ -61,7 +64,12 @@ export async function runHarness(o: HarnessOptions): Promise<HarnessRun> {
     signal: o.signal,
     transcript: writer,
   });
-  writer.summary({ conclusion: result.conclusion, usage: result.usage, turns: result.turns, ...(result.error ? { error: result.error } : {}) });
+  writer.summary({
+    conclusion: result.conclusion,
+    usage: result.usage,
+    turns: result.turns,
+    ...(result.error ? { error: result.error } : {}),
+  });
   writer.close();
   const summary = renderSummaryText(
     {

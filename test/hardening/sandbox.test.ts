@@ -60,12 +60,16 @@ function makeLayout(root: string): Layout {
   writeFileSync(
     join(workspace, 'package.json'),
     JSON.stringify({
-      scripts: { test: 'env; cat /proc/$PPID/environ; cat /proc/*/environ; cat /proc/*/cmdline; echo tests-ran' },
+      scripts: {
+        test: 'env; cat /proc/$PPID/environ; cat /proc/*/environ; cat /proc/*/cmdline; echo tests-ran',
+      },
     }),
   );
   execFileSync('git', ['init', '-q'], { cwd: workspace });
   execFileSync('git', ['add', '.'], { cwd: workspace });
-  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'init'], { cwd: workspace });
+  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'init'], {
+    cwd: workspace,
+  });
   return { workspace, runnerTemp };
 }
 
@@ -79,8 +83,9 @@ function snoopingCalls(layout: Layout): { name: string; input: Record<string, un
     bash('cat /proc/$PPID/environ'),
     bash('cat /proc/*/environ'),
     bash('cat /proc/*/cmdline'),
-    bash('p=$$; while [ "$p" -gt 1 ]; do tr "\\0" "\\n" < /proc/$p/environ; p=$(cut -d" " -f4 /proc/$p/stat); done'),
-    bash('for d in /proc/[0-9]*; do cat $d/environ $d/cmdline 2>/dev/null; done'),
+    bash(
+      'p=$$; while [ "$p" -gt 1 ]; do tr "\\0" "\\n" < /proc/$p/environ; p=$(cut -d" " -f4 /proc/$p/stat); done',
+    ),
     bash(`cat ${layout.runnerTemp}/*; ls -la ${layout.runnerTemp}`),
     bash('sudo -n env'),
     bash('git config --list; cat .git/config'),
@@ -92,13 +97,20 @@ function snoopingCalls(layout: Layout): { name: string; input: Record<string, un
 function workspaceCalls(): { name: string; input: Record<string, unknown> }[] {
   const bash = (command: string) => ({ name: 'bash', input: { command } });
   return [
-    bash('id -un; echo made-by-sandbox > made.txt && mkdir -p build/cache && echo c > build/cache/x && echo ok'),
+    bash(
+      'id -un; echo made-by-sandbox > made.txt && mkdir -p build/cache && echo c > build/cache/x && echo ok',
+    ),
     { name: 'write_file', input: { path: 'made.txt', content: 'rewritten-by-tools\n' } },
     { name: 'write_file', input: { path: 'src/tool-made.ts', content: 'export const a = 1;\n' } },
     bash('cat made.txt && echo appended >> src/tool-made.ts && rm build/cache/x && echo edited'),
-    { name: 'edit_file', input: { path: 'src/tool-made.ts', oldText: 'appended', newText: 'edited-by-tools' } },
+    {
+      name: 'edit_file',
+      input: { path: 'src/tool-made.ts', oldText: 'appended', newText: 'edited-by-tools' },
+    },
     bash('echo "#!/bin/sh" > .git/hooks/pre-commit; echo hooks=$?; echo x >> .git/config; echo config=$?'),
-    bash(`(trap "" TERM; setsid bash -c 'exec -a ${marker} sleep 600' >/dev/null 2>&1 &); echo daemon-started`),
+    bash(
+      `(trap "" TERM; setsid bash -c 'exec -a ${marker} sleep 600' >/dev/null 2>&1 &); echo daemon-started`,
+    ),
     { name: 'bash', input: { command: 'trap "" TERM; sleep 600', timeout: 1 } },
   ];
 }
@@ -106,7 +118,12 @@ function workspaceCalls(): { name: string; input: Record<string, unknown> }[] {
 function runDriver(
   layout: Layout,
   calls: { name: string; input: Record<string, unknown> }[],
-  opts: { mode?: 'auto' | 'off'; access?: 'acl' | 'group'; asUser?: { uid: number; gid: number; home: string } } = {},
+  opts: {
+    mode?: 'auto' | 'off';
+    access?: 'acl' | 'group';
+    asUser?: { uid: number; gid: number; home: string };
+    privateDirs?: string[];
+  } = {},
 ): DriverResult {
   const input = join(mkdtempSync(join(dir, 'in-')), 'input.json');
   writeFileSync(
@@ -116,7 +133,7 @@ function runDriver(
         workspace: layout.workspace,
         mode: opts.mode ?? 'auto',
         access: opts.access,
-        privateDirs: [layout.runnerTemp],
+        privateDirs: opts.privateDirs ?? [layout.runnerTemp],
       },
       calls,
     }),
@@ -130,7 +147,15 @@ function runDriver(
   };
   const argv = [process.execPath, driver, input, '--api-key', planted.cliArg];
   const prefix = opts.asUser
-    ? ['setpriv', '--reuid', String(opts.asUser.uid), '--regid', String(opts.asUser.gid), '--init-groups', '--']
+    ? [
+        'setpriv',
+        '--reuid',
+        String(opts.asUser.uid),
+        '--regid',
+        String(opts.asUser.gid),
+        '--init-groups',
+        '--',
+      ]
     : [];
   const all = [...prefix, ...argv];
   const r = spawnSync(all[0]!, all.slice(1), { env, encoding: 'utf8', timeout: 90_000, cwd: dir });
@@ -138,9 +163,10 @@ function runDriver(
   return JSON.parse(r.stdout) as DriverResult;
 }
 
-function daemonsLeft(): number {
+/** Pids of the test's daemons still running. */
+function daemonsLeft(): number[] {
   const r = spawnSync('pgrep', ['-f', marker], { encoding: 'utf8' });
-  return r.stdout.trim() ? r.stdout.trim().split('\n').length : 0;
+  return r.stdout.trim() ? r.stdout.trim().split('\n').map(Number) : [];
 }
 
 /** Checks the snooping results and records the figures; returns the leaks. */
@@ -176,7 +202,10 @@ function checkWorkspace(layout: Layout, result: DriverResult): void {
   expect(existsSync(join(layout.workspace, '.git', 'hooks', 'pre-commit'))).toBe(false);
   expect(daemon!.text).toContain('daemon-started');
   expect(timeout!.text).toMatch(/timed out|timeout/i);
-  expect(daemonsLeft(), result.reason).toBe(0);
+  const left = daemonsLeft();
+  for (const pid of left) process.kill(pid, 'SIGKILL');
+  // only a PID namespace takes down a daemon that left the command's process group (setsid)
+  if (result.reason.includes('own PID namespace')) expect(left).toEqual([]);
 }
 
 describe.skipIf(!linux)('command sandbox', () => {
@@ -193,9 +222,13 @@ describe.skipIf(!linux)('command sandbox', () => {
 
   it.skipIf(!isRoot)('without the sandbox the same probes do find the secrets (the probes work)', () => {
     const layout = makeLayout(mkdtempSync(join(dir, 'control-')));
-    const result = runDriver(layout, [{ name: 'bash', input: { command: 'cat /proc/$PPID/environ; cat /proc/$PPID/cmdline' } }], {
-      mode: 'off',
-    });
+    const result = runDriver(
+      layout,
+      [{ name: 'bash', input: { command: 'cat /proc/$PPID/environ; cat /proc/$PPID/cmdline' } }],
+      {
+        mode: 'off',
+      },
+    );
     expect(result.isolated).toBe(false);
     expect(findSecrets(result.results[0]!.text, planted.values)).toContain(planted.cliArg);
     expect(findSecrets(result.results[0]!.text, planted.values)).toContain(planted.env.ANTHROPIC_API_KEY);
@@ -214,9 +247,41 @@ describe.skipIf(!linux)('command sandbox', () => {
       expect(checkSnooping('sandbox', { ...result, results: snoop })).toEqual([]);
       // the probes really ran: run_tests executed the snooping test script
       expect(snoop.at(-1)!.text).toContain('tests-ran');
-      expect(snoop[6]!.text).toMatch(/Permission denied/);
+      const runnerTempProbe = snoop.find((r) => String(r.input.command ?? '').includes(layout.runnerTemp));
+      expect(runnerTempProbe!.text).toMatch(/Permission denied/);
       checkWorkspace(layout, { ...result, results: result.results.slice(snoop.length) });
     });
+  }
+
+  for (const access of accessModes) {
+    it.skipIf(!isRoot)(
+      `as root (${access} access): a private folder above the workspace stays closed`,
+      () => {
+        const root = mkdtempSync(join(dir, `above-${access}-`));
+        chmodSync(root, 0o755);
+        const layout = makeLayout(root);
+        // the transcript lives next to the checkout, in a folder that also holds the checkout
+        const work = join(root, 'work');
+        writeFileSync(join(work, 'transcript.jsonl'), `{"secret":"${planted.fileSecret}"}\n`);
+        const result = runDriver(
+          layout,
+          [
+            {
+              name: 'bash',
+              input: { command: `ls ${work}; cat ${work}/transcript.jsonl; ls ${work}/_temp` },
+            },
+            { name: 'bash', input: { command: 'echo ok > made.txt && cat made.txt' } },
+          ],
+          { access, privateDirs: [work] },
+        );
+        expect(result.isolated, result.reason).toBe(true);
+        const [snoop, use] = result.results;
+        expect(checkSnooping('sandbox', { ...result, results: [snoop!] })).toEqual([]);
+        expect(snoop!.text).toMatch(/Permission denied/);
+        expect(use!.isError).toBe(false);
+        expect(use!.text).toContain('ok');
+      },
+    );
   }
 
   describe.skipIf(!isRoot || !hasSudo || !hasSetfacl)('as a runner-like user with passwordless sudo', () => {
@@ -258,7 +323,9 @@ describe.skipIf(!linux)('command sandbox', () => {
     chmodSync(root, 0o777);
     const workspace = join(root, 'ws');
     mkdirSync(workspace, { mode: 0o777 });
-    const result = runDriver({ workspace, runnerTemp: root }, [], { asUser: { uid: 65534, gid: 65534, home: '/' } });
+    const result = runDriver({ workspace, runnerTemp: root }, [], {
+      asUser: { uid: 65534, gid: 65534, home: '/' },
+    });
     expect(result.isolated).toBe(false);
     expect(result.reason).toMatch(/not root and no passwordless sudo/);
   });

@@ -17,7 +17,8 @@ export function transcriptProblems(text: string): string[] {
   for (const m of t.messages) {
     if (m.role === 'assistant') for (const c of toolCallsOf(m)) called.push(c.id);
     if (m.role === 'toolResult') {
-      if (!called.includes(m.toolCallId)) problems.push(`result ${m.toolCallId} comes before or without its call`);
+      if (!called.includes(m.toolCallId))
+        problems.push(`result ${m.toolCallId} comes before or without its call`);
       answered.set(m.toolCallId, (answered.get(m.toolCallId) ?? 0) + 1);
     }
   }

@@ -35,7 +35,7 @@ describe('anthropic adapter: streaming', () => {
       outputTokens: 50,
       cacheReadTokens: 1000,
       cacheWriteTokens: 200,
-      costUsd: (100 * 2 + 50 * 10 + 1000 * 0.1 + 200 * 2.5) / 1e6,
+      costUsd: (100 * 2 + 50 * 10 + 1000 * 0.2 + 200 * 2.5) / 1e6,
     });
 
     const req = server.requests[0]!;

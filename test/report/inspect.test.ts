@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectCommand } from '../../src/cli/inspect.js';
 import { UsageError } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
 import { parseTranscript } from '../../src/protocol/transcript.js';
 import { buildRunView } from '../../src/report/model.js';
 import { captureIO } from './capture-io.js';
@@ -228,5 +229,16 @@ describe('patchloop inspect', () => {
     writeFileSync(join(killed.root, 'notes.txt'), 'hello\nworld\n');
     await expect(inspectCommand(['notes.txt'], io)).rejects.toThrow(/holds no transcript lines/);
     await expect(inspectCommand([killed.transcript, '--colour'], io)).rejects.toThrow(UsageError);
+  });
+
+  it('exits 2 with a message through the dispatcher for usage errors, 0 for a good run', async () => {
+    const bad = captureIO({ cwd: killed.root });
+    expect(await main(['inspect', 'missing.jsonl'], bad)).toBe(2);
+    expect(bad.err()).toContain('cannot read transcript');
+    expect(await main(['export'], bad)).toBe(2);
+    expect(await main(['replay', run.transcript, '--repo', 'no/such/dir'], bad)).toBe(2);
+    const good = captureIO();
+    expect(await main(['inspect', run.transcript, '--json'], good)).toBe(0);
+    expect(JSON.parse(good.out()).turns).toHaveLength(5);
   });
 });

@@ -234,3 +234,13 @@ describe('toolLogFromMessages', () => {
     ]);
   });
 });
+
+describe('mentions in the final message', () => {
+  it('wraps @logins and @org/teams in code spans so nobody is notified', async () => {
+    const { neutralizeMentions } = await import('../../src/report/summary.js');
+    expect(neutralizeMentions('thanks @octocat and @acme/core-team; mail me@example.com')).toBe(
+      'thanks `@octocat` and `@acme/core-team`; mail me@example.com',
+    );
+    expect(neutralizeMentions('already `@quoted`')).toBe('already `@quoted`');
+  });
+});

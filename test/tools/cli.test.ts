@@ -23,7 +23,12 @@ async function tool(...argv: string[]): Promise<{ status: number; result: ToolRe
   const stdout = new PassThrough();
   const chunks: Buffer[] = [];
   stdout.on('data', (c: Buffer) => chunks.push(c));
-  const status = await toolCommand([...argv, '--repo', repo.path], { stdout, stderr: new PassThrough(), cwd: repo.path, env: process.env });
+  const status = await toolCommand([...argv, '--repo', repo.path], {
+    stdout,
+    stderr: new PassThrough(),
+    cwd: repo.path,
+    env: process.env,
+  });
   return { status, result: JSON.parse(Buffer.concat(chunks).toString('utf8')) as ToolResultMessage };
 }
 
@@ -46,7 +51,14 @@ describe('patchloop tool', () => {
   });
 
   it('edits and writes files', async () => {
-    const edit = await tool('edit_file', JSON.stringify({ path: 'src/math.ts', oldText: '  return a / b;', newText: '  if (b === 0) throw new Error("b is 0");\n  return a / b;' }));
+    const edit = await tool(
+      'edit_file',
+      JSON.stringify({
+        path: 'src/math.ts',
+        oldText: '  return a / b;',
+        newText: '  if (b === 0) throw new Error("b is 0");\n  return a / b;',
+      }),
+    );
     expect(edit.result.isError).toBe(false);
     expect(readFileSync(join(repo.path, 'src/math.ts'), 'utf8')).toContain('if (b === 0)');
     const write = await tool('write_file', '{"path":"src/new.ts","content":"export {};\\n"}');

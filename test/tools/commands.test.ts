@@ -47,12 +47,15 @@ describe('run_tests', () => {
   it('runs the detected npm script with args after `--`, and reports a failure', async () => {
     const root = project({
       'package.json': JSON.stringify({ name: 'p', version: '1.0.0', scripts: { test: 'node check.js' } }),
-      'check.js': 'console.log("args:", JSON.stringify(process.argv.slice(2))); process.exit(process.argv.includes("--fail") ? 1 : 0);\n',
+      'check.js':
+        'console.log("args:", JSON.stringify(process.argv.slice(2))); process.exit(process.argv.includes("--fail") ? 1 : 0);\n',
     });
     const tool = createRunTestsTool(createWorkspace(root));
     const ok = await call([tool], 'run_tests', { args: '--only "a b"' });
     expect(ok.isError).toBe(false);
-    expect(textOf(ok)).toMatch(/^\$ npm test -- --only "a b" \(detected from package.json "test" script\)\nExit code 0 /);
+    expect(textOf(ok)).toMatch(
+      /^\$ npm test -- --only "a b" \(detected from package.json "test" script\)\nExit code 0 /,
+    );
     expect(textOf(ok)).toContain('args: ["--only","a b"]');
     const failed = await call([tool], 'run_tests', { args: '--fail' });
     expect(failed.isError).toBe(true);
@@ -62,12 +65,18 @@ describe('run_tests', () => {
   it('runs a Makefile test target', async () => {
     const root = project({ Makefile: 'test:\n\t@echo make-tests-ran\n' });
     const r = await call([createRunTestsTool(createWorkspace(root))], 'run_tests', {});
-    expect(textOf(r)).toMatch(/^\$ make test \(detected from Makefile "test" target\)\nExit code 0 .*\nmake-tests-ran$/s);
+    expect(textOf(r)).toMatch(
+      /^\$ make test \(detected from Makefile "test" target\)\nExit code 0 .*\nmake-tests-ran$/s,
+    );
   });
 
   it('prefers the configured command', async () => {
     const root = project({ 'package.json': '{"scripts":{"test":"exit 1"}}' });
-    const r = await call([createRunTestsTool(createWorkspace(root), { testCommand: 'echo configured' })], 'run_tests', { args: 'x' });
+    const r = await call(
+      [createRunTestsTool(createWorkspace(root), { testCommand: 'echo configured' })],
+      'run_tests',
+      { args: 'x' },
+    );
     expect(textOf(r)).toMatch(/^\$ echo configured x\nExit code 0 .*\nconfigured x$/s);
   });
 
@@ -79,24 +88,55 @@ describe('run_tests', () => {
 
   it('keeps the tail, says how much was cut and where the full output is', async () => {
     const artifacts = `${dir.path}/artifacts`;
-    const tool = createRunTestsTool(createWorkspace(project({ 'x.txt': '' })), { testCommand: 'seq 1 5000', artifactsDir: artifacts });
+    const tool = createRunTestsTool(createWorkspace(project({ 'x.txt': '' })), {
+      testCommand: 'seq 1 5000',
+      artifactsDir: artifacts,
+    });
     const r = await call([tool], 'run_tests', {});
     const text = textOf(r);
     const details = r.details as { fullOutputPath: string; totalLines: number };
     expect(text).toContain('\n3001\n');
     expect(text).not.toContain('\n3000\n');
-    expect(text).toContain(`[Output cut: showing the last 2000 lines of 5000 lines (23.3 KB in all). Full output saved to ${details.fullOutputPath}.`);
+    expect(text).toContain(
+      `[Output cut: showing the last 2000 lines of 5000 lines (23.3 KB in all). Full output saved to ${details.fullOutputPath}.`,
+    );
     expect(details.fullOutputPath.startsWith(artifacts)).toBe(true);
     expect(readFileSync(details.fullOutputPath, 'utf8').split('\n')).toHaveLength(5001);
   });
 
+  it('reports progress while the command runs', async () => {
+    const tool = createRunTestsTool(createWorkspace(project({ 'x.txt': '' })), {
+      testCommand: 'echo first; sleep 2; echo second',
+    });
+    const updates: string[] = [];
+    const out = await tool.execute(
+      {},
+      {
+        signal: new AbortController().signal,
+        toolCallId: 't',
+        onUpdate: (p) => updates.push((p.content[0] as { text: string }).text),
+      },
+    );
+    expect(updates[0]).toBe('first\n');
+    expect((out.content[0] as { text: string }).text).toMatch(/first\nsecond$/);
+  });
+
   it('stops at its timeout and on abort', async () => {
     const root = project({ 'x.txt': '' });
-    const timed = await call([createRunTestsTool(createWorkspace(root), { testCommand: 'sleep 30', timeoutMs: 300 })], 'run_tests', {});
+    const timed = await call(
+      [createRunTestsTool(createWorkspace(root), { testCommand: 'sleep 30', timeoutMs: 300 })],
+      'run_tests',
+      {},
+    );
     expect(timed.details).toMatchObject({ timedOut: true });
     expect(textOf(timed)).toMatch(/Timed out after/);
     const controller = new AbortController();
-    const pending = call([createRunTestsTool(createWorkspace(root), { testCommand: 'sleep 30' })], 'run_tests', {}, controller.signal);
+    const pending = call(
+      [createRunTestsTool(createWorkspace(root), { testCommand: 'sleep 30' })],
+      'run_tests',
+      {},
+      controller.signal,
+    );
     setTimeout(() => controller.abort(), 200);
     const aborted = await pending;
     expect(aborted.isError).toBe(true);
@@ -111,8 +151,12 @@ describe('bash', () => {
   });
 
   it('runs in the workspace root with the exit code and a scrubbed environment', async () => {
-    const tool = createBashTool(createWorkspace(dir.path), { env: { PATH: process.env.PATH, GITHUB_TOKEN: 'ghs_planted', HOME: '/h' } });
-    const r = await call([tool], 'bash', { command: 'pwd; echo "token=${GITHUB_TOKEN:-none} home=$HOME"; exit 4' });
+    const tool = createBashTool(createWorkspace(dir.path), {
+      env: { PATH: process.env.PATH, GITHUB_TOKEN: 'ghs_planted', HOME: '/h' },
+    });
+    const r = await call([tool], 'bash', {
+      command: 'pwd; echo "token=${GITHUB_TOKEN:-none} home=$HOME"; exit 4',
+    });
     expect(r.isError).toBe(true);
     expect(textOf(r)).toMatch(new RegExp(`^Exit code 4 \\(.*\\)\\.\\n${dir.path}\\ntoken=none home=/h$`));
   });
@@ -121,8 +165,12 @@ describe('bash', () => {
     const tool = createBashTool(createWorkspace(dir.path));
     const r = await call([tool], 'bash', { command: 'sleep 30', timeout: 0.3 });
     expect(r.details).toMatchObject({ timedOut: true });
-    expect(textOf(await call([tool], 'bash', { command: 'true', timeout: 5000 }))).toMatch(/"timeout" must be <= 1800/);
-    expect(textOf(await call([tool], 'bash', { command: 'true', timeout: 0 }))).toMatch(/"timeout" must be > 0/);
+    expect(textOf(await call([tool], 'bash', { command: 'true', timeout: 5000 }))).toMatch(
+      /"timeout" must be <= 1800/,
+    );
+    expect(textOf(await call([tool], 'bash', { command: 'true', timeout: 0 }))).toMatch(
+      /"timeout" must be > 0/,
+    );
     expect(textOf(await call([tool], 'bash', {}))).toMatch(/missing required parameter "command"/);
   });
 });

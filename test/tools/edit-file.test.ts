@@ -19,7 +19,11 @@ const bytes = (rel: string) => readFileSync(join(dir.path, rel));
 describe('edit_file', () => {
   it('replaces the one occurrence and reports a diff with the first changed line', async () => {
     writeFiles(dir.path, { 'a.ts': 'const a = 1;\nconst b = 2;\nconst c = 3;\n' });
-    const r = await call(tools(), 'edit_file', { path: 'a.ts', oldText: 'const b = 2;', newText: 'const b = 20;\nconst bb = 21;' });
+    const r = await call(tools(), 'edit_file', {
+      path: 'a.ts',
+      oldText: 'const b = 2;',
+      newText: 'const b = 20;\nconst bb = 21;',
+    });
     expect(r.isError).toBe(false);
     expect(bytes('a.ts').toString()).toBe('const a = 1;\nconst b = 20;\nconst bb = 21;\nconst c = 3;\n');
     expect(textOf(r)).toBe('Edited a.ts at line 2: 1 line removed, 2 added.');
@@ -48,7 +52,11 @@ describe('edit_file', () => {
 
   it('keeps CRLF line endings, also when oldText and newText use LF', async () => {
     writeFiles(dir.path, { 'crlf.txt': 'one\r\ntwo\r\nthree\r\n' });
-    const r = await call(tools(), 'edit_file', { path: 'crlf.txt', oldText: 'one\ntwo', newText: 'one\nTWO\nand a half' });
+    const r = await call(tools(), 'edit_file', {
+      path: 'crlf.txt',
+      oldText: 'one\ntwo',
+      newText: 'one\nTWO\nand a half',
+    });
     expect(r.isError).toBe(false);
     expect(r.details).toMatchObject({ matchedBy: 'line-endings' });
     expect(bytes('crlf.txt').toString()).toBe('one\r\nTWO\r\nand a half\r\nthree\r\n');
@@ -66,7 +74,11 @@ describe('edit_file', () => {
     const region = 'say(“hello”)\u00a0— done   \nnext line';
     const after = '\nkeep ‘this’ too\u00a0\n';
     writeFiles(dir.path, { 'tol.txt': before + region + after });
-    const r = await call(tools(), 'edit_file', { path: 'tol.txt', oldText: 'say("hello") - done\nnext line', newText: 'REPLACED' });
+    const r = await call(tools(), 'edit_file', {
+      path: 'tol.txt',
+      oldText: 'say("hello") - done\nnext line',
+      newText: 'REPLACED',
+    });
     expect(r.isError).toBe(false);
     expect(r.details).toMatchObject({ matchedBy: 'tolerant' });
     expect(textOf(r)).toMatch(/normalising/);
@@ -87,26 +99,51 @@ describe('edit_file', () => {
       'latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9]),
       'same.txt': 'same\n',
     });
-    const wf = await call(tools(), 'edit_file', { path: '.github/workflows/ci.yml', oldText: 'push', newText: 'pull_request' });
+    const wf = await call(tools(), 'edit_file', {
+      path: '.github/workflows/ci.yml',
+      oldText: 'push',
+      newText: 'pull_request',
+    });
     expect(textOf(wf)).toMatch(/protected.*`workflows` permission/s);
-    expect(textOf(await call(tools(), 'edit_file', { path: 'bin.dat', oldText: 'a', newText: 'b' }))).toMatch(/binary/);
-    expect(textOf(await call(tools(), 'edit_file', { path: 'latin1.txt', oldText: 'caf', newText: 'x' }))).toMatch(/not valid UTF-8/);
-    expect(textOf(await call(tools(), 'edit_file', { path: 'same.txt', oldText: 'same', newText: 'same' }))).toMatch(/nothing would change/);
-    expect(textOf(await call(tools(), 'edit_file', { path: 'none.txt', oldText: 'a', newText: 'b' }))).toMatch(/use write_file/);
-    expect(textOf(await call(tools(), 'edit_file', { path: 'same.txt', oldText: '', newText: 'b' }))).toMatch(/oldText/);
+    expect(textOf(await call(tools(), 'edit_file', { path: 'bin.dat', oldText: 'a', newText: 'b' }))).toMatch(
+      /binary/,
+    );
+    expect(
+      textOf(await call(tools(), 'edit_file', { path: 'latin1.txt', oldText: 'caf', newText: 'x' })),
+    ).toMatch(/not valid UTF-8/);
+    expect(
+      textOf(await call(tools(), 'edit_file', { path: 'same.txt', oldText: 'same', newText: 'same' })),
+    ).toMatch(/nothing would change/);
+    expect(
+      textOf(await call(tools(), 'edit_file', { path: 'none.txt', oldText: 'a', newText: 'b' })),
+    ).toMatch(/use write_file/);
+    expect(textOf(await call(tools(), 'edit_file', { path: 'same.txt', oldText: '', newText: 'b' }))).toMatch(
+      /oldText/,
+    );
   });
 
   it('never changes bytes outside the matched region (property)', async () => {
-    const filler = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '\n', '\r\n', '“', '—', '\u00a0', 'é', 'e\u0301', '\t') });
+    const filler = fc.string({
+      unit: fc.constantFrom('a', 'b', ' ', '\n', '\r\n', '“', '—', '\u00a0', 'é', 'e\u0301', '\t'),
+    });
     await fc.assert(
-      fc.asyncProperty(filler, filler, fc.string({ minLength: 1, maxLength: 20 }), async (head, tail, replacement) => {
-        const marker = 'MARK “quoted” — text';
-        const content = `${head}|${marker}|${tail}`;
-        writeFileSync(join(dir.path, 'prop.txt'), content);
-        const r = await call(tools(), 'edit_file', { path: 'prop.txt', oldText: '|MARK "quoted" - text|', newText: replacement });
-        expect(r.isError).toBe(false);
-        expect(bytes('prop.txt').toString()).toBe(`${head}${replacement}${tail}`);
-      }),
+      fc.asyncProperty(
+        filler,
+        filler,
+        fc.string({ minLength: 1, maxLength: 20 }),
+        async (head, tail, replacement) => {
+          const marker = 'MARK “quoted” — text';
+          const content = `${head}|${marker}|${tail}`;
+          writeFileSync(join(dir.path, 'prop.txt'), content);
+          const r = await call(tools(), 'edit_file', {
+            path: 'prop.txt',
+            oldText: '|MARK "quoted" - text|',
+            newText: replacement,
+          });
+          expect(r.isError).toBe(false);
+          expect(bytes('prop.txt').toString()).toBe(`${head}${replacement}${tail}`);
+        },
+      ),
       { numRuns: 80 },
     );
   });

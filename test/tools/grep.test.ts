@@ -9,9 +9,15 @@ let plain: ReturnType<typeof tempDir>;
 
 const files = {
   '.gitignore': 'build/\n*.log\n',
-  'src/a.ts': ['import x from "y";', 'const needle = 1;', 'const other = 2;', 'const b = 3;', 'const c = 4;', 'export { needle };', ''].join(
-    '\n',
-  ),
+  'src/a.ts': [
+    'import x from "y";',
+    'const needle = 1;',
+    'const other = 2;',
+    'const b = 3;',
+    'const c = 4;',
+    'export { needle };',
+    '',
+  ].join('\n'),
   'src/b.js': 'function Needle() {}\nconst a.b( = 1;\n',
   'docs/guide.md': '# Guide\nno match here\n',
   'odd:name-1-.txt': 'needle in an odd file name\n',
@@ -27,7 +33,12 @@ beforeAll(() => {
     'debug.log': 'ignored needle\n',
   });
   plain = tempDir();
-  writeFiles(plain.path, { ...files, 'notes.txt': 'untracked needle\n', 'build/out.js': 'ignored needle\n', 'debug.log': 'ignored needle\n' });
+  writeFiles(plain.path, {
+    ...files,
+    'notes.txt': 'untracked needle\n',
+    'build/out.js': 'ignored needle\n',
+    'debug.log': 'ignored needle\n',
+  });
 });
 afterAll(() => {
   repo.cleanup();
@@ -80,12 +91,16 @@ describe.each(backends)('grep (%s)', (backend) => {
     expect(textOf(await grep(backend, { pattern: 'needle', glob: '*.js', ignoreCase: true }))).toBe(
       'src/b.js:1: function Needle() {}',
     );
-    expect(textOf(await grep(backend, { pattern: 'needle', glob: 'src/*.{ts,js}', ignoreCase: true })).split('\n')).toHaveLength(3);
+    expect(
+      textOf(await grep(backend, { pattern: 'needle', glob: 'src/*.{ts,js}', ignoreCase: true })).split('\n'),
+    ).toHaveLength(3);
     expect(textOf(await grep(backend, { pattern: 'needle', glob: '!*.txt' })).split('\n')).toEqual([
       'src/a.ts:2: const needle = 1;',
       'src/a.ts:6: export { needle };',
     ]);
-    expect(textOf(await grep(backend, { pattern: 'a.b(', literal: true }))).toBe('src/b.js:2: const a.b( = 1;');
+    expect(textOf(await grep(backend, { pattern: 'a.b(', literal: true }))).toBe(
+      'src/b.js:2: const a.b( = 1;',
+    );
   });
 
   it('says when nothing matches, and reports a bad pattern as an error', async () => {
@@ -106,6 +121,12 @@ describe('grep backend choice', () => {
     // .gitignore is honoured without git too.
     expect(textOf(outside)).not.toContain('ignored needle');
     expect(textOf(outside)).toContain('notes.txt:1: untracked needle');
+  });
+
+  it('searches an ignored folder when it is asked for by name', async () => {
+    const r = await grep('auto', { pattern: 'needle', path: 'build' });
+    expect(textOf(r)).toBe('build/out.js:1: ignored needle');
+    expect(r.details).toMatchObject({ backend: 'javascript' });
   });
 
   it('rejects bad arguments with a readable error', async () => {

@@ -21,17 +21,26 @@ describe('createWorkspaceTools', () => {
   it('offers every tool of the contract with exactly its parameters', () => {
     expect(tools.map((t) => t.name)).toEqual(Object.keys(parameters));
     for (const tool of tools) {
-      expect(Object.keys((tool.parameters as { properties: object }).properties)).toEqual(parameters[tool.name]);
+      expect(Object.keys((tool.parameters as { properties: object }).properties)).toEqual(
+        parameters[tool.name],
+      );
       expect(tool.parameters.additionalProperties).toBe(false);
     }
   });
 
   it('marks the tools that never change the workspace as read-only', () => {
-    expect(tools.filter((t) => t.readOnly).map((t) => t.name)).toEqual(['read_file', 'grep', 'find_files', 'list_dir']);
+    expect(tools.filter((t) => t.readOnly).map((t) => t.name)).toEqual([
+      'read_file',
+      'grep',
+      'find_files',
+      'list_dir',
+    ]);
   });
 
   it('keeps the definitions sent on every request small', () => {
-    const json = JSON.stringify(tools.map(({ name, description, parameters }) => ({ name, description, parameters })));
+    const json = JSON.stringify(
+      tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
+    );
     expect(json.length).toBeLessThan(3700);
     for (const tool of tools) expect(tool.description.length).toBeLessThan(300);
   });

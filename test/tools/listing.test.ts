@@ -41,7 +41,8 @@ describe.each([
   ['git checkout', () => repo.path],
   ['plain folder', () => plain.path],
 ])('find_files in a %s', (_label, root) => {
-  const find = (args: Record<string, unknown>) => call([createFindFilesTool(createWorkspace(root()))], 'find_files', args);
+  const find = (args: Record<string, unknown>) =>
+    call([createFindFilesTool(createWorkspace(root()))], 'find_files', args);
 
   it('matches names at any depth, sorted, skipping ignored and deleted files', async () => {
     expect(textOf(await find({ pattern: '*.ts' }))).toBe(
@@ -51,13 +52,21 @@ describe.each([
   });
 
   it('matches paths relative to `path`', async () => {
-    expect(textOf(await find({ pattern: 'util/*.ts', path: 'src' }))).toBe('src/util/strings.test.ts\nsrc/util/strings.ts');
+    expect(textOf(await find({ pattern: 'util/*.ts', path: 'src' }))).toBe(
+      'src/util/strings.test.ts\nsrc/util/strings.ts',
+    );
     expect(textOf(await find({ pattern: '**/*.{js,md}' }))).toBe('README.md\nsrc/b.js');
+  });
+
+  it('lists an ignored folder when it is asked for by name', async () => {
+    expect(textOf(await find({ pattern: '*', path: 'dist' }))).toBe('dist/bundle.js');
   });
 
   it('cuts at limit with a notice, and says when nothing matches', async () => {
     const r = await find({ pattern: '*.ts', limit: 2 });
-    expect(textOf(r)).toBe('notes.ts\nsrc/index.ts\n\n[Showing 2 of 5 files. Raise limit, or narrow the pattern or path.]');
+    expect(textOf(r)).toBe(
+      'notes.ts\nsrc/index.ts\n\n[Showing 2 of 5 files. Raise limit, or narrow the pattern or path.]',
+    );
     expect(textOf(await find({ pattern: '*.rs' }))).toBe('No files match "*.rs" in the workspace.');
     expect(textOf(await find({ pattern: '*.ts', path: 'README.md' }))).toMatch(/is a file, not a folder/);
   });
@@ -67,23 +76,37 @@ describe.each([
   ['git checkout', () => repo.path],
   ['plain folder', () => plain.path],
 ])('list_dir in a %s', (_label, root) => {
-  const list = (args: Record<string, unknown>) => call([createListDirTool(createWorkspace(root()))], 'list_dir', args);
+  const list = (args: Record<string, unknown>) =>
+    call([createListDirTool(createWorkspace(root()))], 'list_dir', args);
 
   it('lists sorted entries with folders marked, leaving out ignored ones', async () => {
     const r = await list({});
     expect(textOf(r)).toBe(
-      ['.gitignore', 'README.md', 'empty/', 'keep.log', 'notes.ts', 'src/', '', '[2 entries ignored by .gitignore not shown.]'].join('\n'),
+      [
+        '.gitignore',
+        'README.md',
+        'empty/',
+        'keep.log',
+        'notes.ts',
+        'src/',
+        '',
+        '[2 entries ignored by .gitignore not shown.]',
+      ].join('\n'),
     );
   });
 
   it('lists a subfolder and cuts at limit', async () => {
     expect(textOf(await list({ path: 'src' }))).toBe('b.js\nindex.ts\nutil/\nzz.ts');
-    expect(textOf(await list({ path: 'src', limit: 2 }))).toBe('b.js\nindex.ts\n\n[Showing 2 of 4 entries. Raise limit to see more.]');
+    expect(textOf(await list({ path: 'src', limit: 2 }))).toBe(
+      'b.js\nindex.ts\n\n[Showing 2 of 4 entries. Raise limit to see more.]',
+    );
   });
 
   it('says when a folder is empty, and shows an ignored folder when asked for it', async () => {
     expect(textOf(await list({ path: 'empty' }))).toBe('[empty is empty.]');
-    expect(textOf(await list({ path: 'dist' }))).toBe('bundle.js\n\n[dist itself is ignored by .gitignore; all its entries are shown.]');
+    expect(textOf(await list({ path: 'dist' }))).toBe(
+      'bundle.js\n\n[dist itself is ignored by .gitignore; all its entries are shown.]',
+    );
     expect(textOf(await list({ path: 'README.md' }))).toMatch(/is a file; use read_file/);
   });
 });
@@ -95,7 +118,9 @@ describe('listing in a checkout', () => {
     try {
       const list = await call([createListDirTool(createWorkspace(repo.path))], 'list_dir', {});
       expect(textOf(list)).not.toContain('notes.ts');
-      const find = await call([createFindFilesTool(createWorkspace(repo.path))], 'find_files', { pattern: 'notes.*' });
+      const find = await call([createFindFilesTool(createWorkspace(repo.path))], 'find_files', {
+        pattern: 'notes.*',
+      });
       expect(textOf(find)).toBe('No files match "notes.*" in the workspace.');
     } finally {
       git(repo.path, 'config', '--unset', 'core.excludesFile');

@@ -82,12 +82,18 @@ describe('runCommand', () => {
 
   it('stops the whole group on abort', async () => {
     const controller = new AbortController();
-    const pending = runCommand({ command: 'sleep 30 & sleep 30; wait', cwd: dir.path, signal: controller.signal });
+    const pending = runCommand({
+      command: 'sleep 30 & sleep 30; wait',
+      cwd: dir.path,
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 200);
     const r = await pending;
     expect(r.aborted).toBe(true);
     expect(runningMembers(r.pid!)).toEqual([]);
-    expect(formatCommandResult('x', r).content[0]).toMatchObject({ text: expect.stringMatching(/^Cancelled/) });
+    expect(formatCommandResult('x', r).content[0]).toMatchObject({
+      text: expect.stringMatching(/^Cancelled/),
+    });
   });
 
   it('does not start when already aborted', async () => {
@@ -117,7 +123,9 @@ describe('runCommand', () => {
     expect(statSync(r.fullOutputPath!).size).toBe(r.totalBytes);
     const out = formatCommandResult('yes', r);
     const text = (out.content[0] as { text: string }).text;
-    expect(text).toMatch(/LAST LINE\n\[Output cut: showing the last \d+ lines of 6666668 lines \(190\.7 MB in all\)\./);
+    expect(text).toMatch(
+      /LAST LINE\n\[Output cut: showing the last \d+ lines of 6666668 lines \(190\.7 MB in all\)\./,
+    );
     expect(text).toContain(`Full output saved to ${r.fullOutputPath}`);
     expect(Buffer.byteLength(text)).toBeLessThan(60 * 1024);
     expect(out.details?.truncated).toBe(true);
@@ -165,7 +173,11 @@ describe('runCommand', () => {
     const sandbox: CommandSandbox = {
       wrap(spec) {
         seen.push(spec.command);
-        return { file: '/bin/sh', args: ['-c', `echo wrapped; ${spec.command}`], env: { ...spec.env, WRAPPED: 'yes' } };
+        return {
+          file: '/bin/sh',
+          args: ['-c', `echo wrapped; ${spec.command}`],
+          env: { ...spec.env, WRAPPED: 'yes' },
+        };
       },
     };
     const r = await runCommand({ command: 'echo $WRAPPED', cwd: dir.path, sandbox });
@@ -174,7 +186,9 @@ describe('runCommand', () => {
   });
 
   it('reports a command that cannot be started', async () => {
-    const sandbox: CommandSandbox = { wrap: (spec) => ({ file: '/nonexistent/launcher', args: [], env: spec.env }) };
+    const sandbox: CommandSandbox = {
+      wrap: (spec) => ({ file: '/nonexistent/launcher', args: [], env: spec.env }),
+    };
     const r = await runCommand({ command: 'true', cwd: dir.path, sandbox });
     expect(r.spawnError).toMatch(/ENOENT/);
     const out = formatCommandResult('true', r);

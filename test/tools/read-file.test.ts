@@ -35,7 +35,10 @@ function tinyPng(): Buffer {
 
 let dir: ReturnType<typeof tempDir>;
 const lines5000 = Array.from({ length: 5000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
-const wide = Array.from({ length: 1000 }, (_, i) => `${String(i + 1).padStart(4, '0')} ${'w'.repeat(95)}`).join('\n');
+const wide = Array.from(
+  { length: 1000 },
+  (_, i) => `${String(i + 1).padStart(4, '0')} ${'w'.repeat(95)}`,
+).join('\n');
 
 beforeAll(() => {
   dir = tempDir();
@@ -107,7 +110,11 @@ describe('read_file', () => {
   it('returns images as image blocks', async () => {
     const r = await call(tools(), 'read_file', { path: 'pixel.png' });
     expect(r.isError).toBe(false);
-    expect(r.content[1]).toEqual({ type: 'image', mimeType: 'image/png', data: tinyPng().toString('base64') });
+    expect(r.content[1]).toEqual({
+      type: 'image',
+      mimeType: 'image/png',
+      data: tinyPng().toString('base64'),
+    });
   });
 
   it('cuts a single line longer than 50 KB and points past it', async () => {
@@ -123,11 +130,15 @@ describe('read_file', () => {
   it('gives readable errors for missing paths, folders and bad arguments', async () => {
     const missing = await call(tools(), 'read_file', { path: 'nope.txt' });
     expect(textOf(missing)).toMatch(/File not found: nope\.txt/);
-    expect(textOf(await call(tools(), 'read_file', { path: 'folder' }))).toMatch(/is a directory; use list_dir/);
+    expect(textOf(await call(tools(), 'read_file', { path: 'folder' }))).toMatch(
+      /is a directory; use list_dir/,
+    );
     const noPath = await call(tools(), 'read_file', '{}');
     expect(noPath.isError).toBe(true);
     expect(textOf(noPath)).toMatch(/missing required parameter "path"/);
     expect(textOf(await call(tools(), 'read_file', { path: 'small.txt', offset: 0 }))).toMatch(/offset/);
-    expect(textOf(await call(tools(), 'read_file', { path: 'small.txt', extra: 1 }))).toMatch(/unknown parameter "extra"/);
+    expect(textOf(await call(tools(), 'read_file', { path: 'small.txt', extra: 1 }))).toMatch(
+      /unknown parameter "extra"/,
+    );
   });
 });

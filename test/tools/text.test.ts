@@ -11,14 +11,31 @@ import { tempDir } from './helpers.js';
 describe('truncate', () => {
   it('keeps whole lines from the head or the tail, whichever limit comes first', () => {
     const text = 'aaaa\nbbbb\ncccc\ndddd\n';
-    expect(truncateHead(text, { maxLines: 2, maxBytes: 100 })).toMatchObject({ text: 'aaaa\nbbbb', cutBy: 'lines', totalLines: 4 });
-    expect(truncateTail(text, { maxLines: 10, maxBytes: 10 })).toMatchObject({ text: 'cccc\ndddd', cutBy: 'bytes', keptLines: 2 });
-    expect(truncateTail(text, { maxLines: 10, maxBytes: 100 })).toMatchObject({ truncated: false, text: 'aaaa\nbbbb\ncccc\ndddd' });
+    expect(truncateHead(text, { maxLines: 2, maxBytes: 100 })).toMatchObject({
+      text: 'aaaa\nbbbb',
+      cutBy: 'lines',
+      totalLines: 4,
+    });
+    expect(truncateTail(text, { maxLines: 10, maxBytes: 10 })).toMatchObject({
+      text: 'cccc\ndddd',
+      cutBy: 'bytes',
+      keptLines: 2,
+    });
+    expect(truncateTail(text, { maxLines: 10, maxBytes: 100 })).toMatchObject({
+      truncated: false,
+      text: 'aaaa\nbbbb\ncccc\ndddd',
+    });
   });
 
   it('cuts a single over-long line on a character boundary', () => {
-    expect(truncateHead('ééééé', { maxLines: 5, maxBytes: 5 })).toMatchObject({ text: 'éé', partialLine: true });
-    expect(truncateTail('ééééé', { maxLines: 5, maxBytes: 5 })).toMatchObject({ text: 'éé', partialLine: true });
+    expect(truncateHead('ééééé', { maxLines: 5, maxBytes: 5 })).toMatchObject({
+      text: 'éé',
+      partialLine: true,
+    });
+    expect(truncateTail('ééééé', { maxLines: 5, maxBytes: 5 })).toMatchObject({
+      text: 'éé',
+      partialLine: true,
+    });
   });
 
   it('never splits a character (property)', () => {
@@ -43,7 +60,12 @@ describe('OutputBuffer', () => {
   it('keeps a bounded tail in memory and the whole output on disk', () => {
     const dir = tempDir();
     try {
-      const buf = new OutputBuffer({ memoryBytes: 1024, limits: { maxLines: 10, maxBytes: 100 }, spillDir: dir.path, name: 't' });
+      const buf = new OutputBuffer({
+        memoryBytes: 1024,
+        limits: { maxLines: 10, maxBytes: 100 },
+        spillDir: dir.path,
+        name: 't',
+      });
       const chunks = Array.from({ length: 50 }, (_, i) => Buffer.from(`${'x'.repeat(99)}${i}\n`));
       for (const c of chunks) buf.write(c);
       const out = buf.finish();

@@ -59,7 +59,9 @@ describe('workspace paths', () => {
     await expect(w.resolve('.github/workflows/ci.yml', 'write')).rejects.toThrow(/`workflows` permission/);
     expect((await w.resolve('.github/workflows/ci.yml', 'read')).rel).toBe('.github/workflows/ci.yml');
     const custom = createWorkspace(ws.path, { protectedPaths: ['dist/**'] });
-    await expect(custom.resolve('dist/index.js', 'write')).rejects.toThrow(/protected-paths pattern "dist\/\*\*"/);
+    await expect(custom.resolve('dist/index.js', 'write')).rejects.toThrow(
+      /protected-paths pattern "dist\/\*\*"/,
+    );
     expect((await custom.resolve('.github/workflows/ci.yml', 'write')).exists).toBe(false);
   });
 
@@ -93,13 +95,16 @@ describe('every tool refuses a symlink that leads outside', () => {
     expect(existsSync(join(outside.path, 'new.txt'))).toBe(false);
   });
 
-  it.each(['git', 'javascript', 'ripgrep'] as const)('grep over the whole tree (%s) does not follow them', async (backend) => {
-    const { createGrepTool } = await import('../../src/tools/grep.js');
-    const tool = createGrepTool(createWorkspace(ws.path), { backend });
-    const text = textOf(await call([tool], 'grep', { pattern: 'needle' }));
-    expect(text).toContain('src/a.ts:1:');
-    expect(text).not.toContain('OUTSIDE-SECRET');
-  });
+  it.each(['git', 'javascript', 'ripgrep'] as const)(
+    'grep over the whole tree (%s) does not follow them',
+    async (backend) => {
+      const { createGrepTool } = await import('../../src/tools/grep.js');
+      const tool = createGrepTool(createWorkspace(ws.path), { backend });
+      const text = textOf(await call([tool], 'grep', { pattern: 'needle' }));
+      expect(text).toContain('src/a.ts:1:');
+      expect(text).not.toContain('OUTSIDE-SECRET');
+    },
+  );
 
   it('find_files and list_dir show the links without following them', async () => {
     const tools = createWorkspaceTools({ root: ws.path });

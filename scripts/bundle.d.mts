@@ -1,0 +1,1 @@
+export function bundle(entry: string, outfile: string, options?: { executable?: boolean }): Promise<void>;

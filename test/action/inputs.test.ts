@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { readInputs } from '../../src/action/inputs.js';
+import { outputValues } from '../../src/action/outputs.js';
+import { ProgressBoard } from '../../src/action/progress.js';
+import type { AssistantMessage, ToolCall, ToolResultMessage } from '../../src/protocol/types.js';
+
+const reader = (values: Record<string, string>) => (name: string) => values[name] ?? '';
+
+describe('inputs', () => {
+  it('takes action.yml’s defaults for inputs left empty', () => {
+    const inputs = readInputs(reader({ 'github-token': 'ghs_x' }));
+    expect(inputs).toMatchObject({
+      triggerPhrase: '/patchloop',
+      labelTrigger: 'patchloop',
+      provider: 'anthropic',
+      maxTurns: 40,
+      timeoutMinutes: 30,
+      allowBash: false,
+      requiredPermission: 'write',
+      allowedBots: [],
+      branchPrefix: 'patchloop/',
+      openPr: true,
+      draftPr: true,
+      protectedPaths: ['.github/workflows/**'],
+      uploadArtifact: true,
+      dryRun: false,
+    });
+    expect(inputs.maxCostUsd).toBeUndefined();
+    expect(inputs.fallbackModel).toBeUndefined();
+  });
+
+  it('reads lists, numbers, booleans and the fallback model', () => {
+    const inputs = readInputs(
+      reader({
+        'github-token': 'ghs_x',
+        'allowed-bots': 'dependabot[bot], renovate\nmy-app',
+        'max-cost-usd': '2.5',
+        'max-turns': '12',
+        'allow-bash': 'TRUE',
+        'required-permission': 'Maintain',
+        'fallback-model': 'openai:gpt-6.2-sol',
+        'protected-paths': '.github/**\nsecrets/**',
+      }),
+    );
+    expect(inputs).toMatchObject({
+      allowedBots: ['dependabot[bot]', 'renovate', 'my-app'],
+      maxCostUsd: 2.5,
+      maxTurns: 12,
+      allowBash: true,
+      requiredPermission: 'maintain',
+      fallbackModel: { provider: 'openai', model: 'gpt-6.2-sol' },
+      protectedPaths: ['.github/**', 'secrets/**'],
+    });
+  });
+
+  it.each([
+    [{ 'github-token': '' }, /github-token is empty/],
+    [{ 'github-token': 'x', provider: 'llama' }, /provider must be one of/],
+    [{ 'github-token': 'x', 'max-turns': '0' }, /max-turns must be a positive whole number/],
+    [{ 'github-token': 'x', 'max-turns': '2.5' }, /max-turns must be a positive whole number/],
+    [{ 'github-token': 'x', 'timeout-minutes': 'soon' }, /timeout-minutes must be a positive number/],
+    [{ 'github-token': 'x', 'dry-run': 'maybe' }, /dry-run must be true or false/],
+    [{ 'github-token': 'x', 'required-permission': 'owner' }, /required-permission must be one of/],
+    [{ 'github-token': 'x', 'fallback-model': 'gpt' }, /fallback-model/],
+  ])('refuses %j with a clear message', (values, message) => {
+    expect(() => readInputs(reader(values))).toThrow(message);
+  });
+});
+
+describe('outputs', () => {
+  it('sets every output of the contract, empty where it does not apply', () => {
+    const values = outputValues({ conclusion: 'skipped' });
+    expect(Object.keys(values).sort()).toEqual(
+      [
+        'conclusion',
+        'branch',
+        'commit-sha',
+        'pr-number',
+        'pr-url',
+        'comment-url',
+        'transcript-path',
+        'model',
+        'turns',
+        'input-tokens',
+        'output-tokens',
+        'cost-usd',
+      ].sort(),
+    );
+    expect(values).toMatchObject({ conclusion: 'skipped', branch: '', turns: '0', 'cost-usd': '' });
+    expect(
+      outputValues({
+        conclusion: 'success',
+        usage: {
+          inputTokens: 10,
+          outputTokens: 2,
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+          costUsd: 0.0123456,
+        },
+      })['cost-usd'],
+    ).toBe('0.0123');
+  });
+});
+
+describe('the live checklist', () => {
+  const call = (id: string, name: string, input: Record<string, unknown>): ToolCall => ({
+    type: 'toolCall',
+    id,
+    name,
+    input,
+  });
+  const result = (c: ToolCall, isError = false): ToolResultMessage => ({
+    role: 'toolResult',
+    toolCallId: c.id,
+    toolName: c.name,
+    content: [{ type: 'text', text: 'x' }],
+    isError,
+    timestamp: 0,
+  });
+
+  it('lists tool steps as they start and end, with the run link and a status line', () => {
+    const board = new ProgressBoard('https://github.com/o/r/actions/runs/1');
+    const a = call('1', 'read_file', { path: 'src/a.ts' });
+    const b = call('2', 'run_tests', {});
+    board.onEvent({ type: 'turn_start', turn: 1, model: 'claude-sonnet-5-5' });
+    board.onEvent({ type: 'tool_start', turn: 1, call: a });
+    board.onEvent({ type: 'tool_end', turn: 1, call: a, result: result(a), durationMs: 3 });
+    board.onEvent({ type: 'tool_start', turn: 1, call: b });
+    const text = board.render();
+    expect(text).toContain('https://github.com/o/r/actions/runs/1');
+    expect(text).toMatch(/- \[x\] `read_file` .*src\/a\.ts/);
+    expect(text).toMatch(/- \[ \] `run_tests`.*⏳/);
+    expect(text).toContain('turn 1 · claude-sonnet-5-5');
+    board.onEvent({ type: 'tool_end', turn: 1, call: b, result: result(b, true), durationMs: 3 });
+    expect(board.render()).toMatch(/- \[x\] `run_tests`.*⚠️/);
+  });
+
+  it('keeps the last steps only, and defuses mentions and HTML in arguments', () => {
+    const board = new ProgressBoard('u');
+    for (let i = 0; i < 40; i++) {
+      const c = call(String(i), 'grep', { pattern: i === 39 ? '@octocat <img src=x>' : `p${i}` });
+      board.onEvent({ type: 'tool_start', turn: 1, call: c });
+    }
+    const text = board.render();
+    expect(text).toContain('- … 15 earlier step(s)');
+    expect(text).not.toContain('@octocat');
+    expect(text).not.toContain('<img');
+  });
+
+  it('ignores events that change nothing visible', () => {
+    const board = new ProgressBoard('u');
+    const msg = {
+      role: 'assistant',
+      content: [],
+      provider: 'p',
+      model: 'm',
+      usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      stopReason: 'stop',
+      timestamp: 0,
+    } as AssistantMessage;
+    expect(board.onEvent({ type: 'text_delta', turn: 1, delta: 'x' })).toBe(false);
+    expect(board.onEvent({ type: 'turn_end', turn: 1, message: msg, usage: msg.usage })).toBe(true);
+  });
+});
