@@ -32,15 +32,26 @@ function demoCopy(): string {
 }
 
 const OLD = 'export function divide(a, b) {\n  return a / b;\n}';
-const NEW = "export function divide(a, b) {\n  if (b === 0) throw new RangeError('division by zero');\n  return a / b;\n}";
+const NEW =
+  "export function divide(a, b) {\n  if (b === 0) throw new RangeError('division by zero');\n  return a / b;\n}";
 
 function fixTurns(): AnthropicTurn[] {
   const usage = { input: 1500, output: 60 };
   return [
-    { text: 'Reading the file.', toolCalls: [{ id: 'toolu_1', name: 'read_file', json: '{"path":"src/math.js"}' }], usage },
+    {
+      text: 'Reading the file.',
+      toolCalls: [{ id: 'toolu_1', name: 'read_file', json: '{"path":"src/math.js"}' }],
+      usage,
+    },
     {
       text: 'Adding the guard.',
-      toolCalls: [{ id: 'toolu_2', name: 'edit_file', json: JSON.stringify({ path: 'src/math.js', oldText: OLD, newText: NEW }) }],
+      toolCalls: [
+        {
+          id: 'toolu_2',
+          name: 'edit_file',
+          json: JSON.stringify({ path: 'src/math.js', oldText: OLD, newText: NEW }),
+        },
+      ],
       usage,
     },
     { text: 'Running the tests.', toolCalls: [{ id: 'toolu_3', name: 'run_tests', json: '{}' }], usage },
@@ -53,7 +64,11 @@ function watchTreeRss(rootPid: number): { stop: () => number } {
   let peak = 0;
   const children = (pid: number): number[] => {
     try {
-      return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+      return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number);
     } catch {
       return [];
     }
@@ -107,7 +122,23 @@ async function runOnce(turns: AnthropicTurn[]): Promise<RunFigures> {
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [CLI, 'run', '--repo', repo, '--provider', 'anthropic', '--model', 'claude-sonnet-4-5', '--base-url', server.url, '--api-key', 'bench-key', '--transcript', transcript, 'fix the divide-by-zero in src/math.js'],
+    [
+      CLI,
+      'run',
+      '--repo',
+      repo,
+      '--provider',
+      'anthropic',
+      '--model',
+      'claude-sonnet-4-5',
+      '--base-url',
+      server.url,
+      '--api-key',
+      'bench-key',
+      '--transcript',
+      transcript,
+      'fix the divide-by-zero in src/math.js',
+    ],
     { stdio: ['ignore', 'ignore', 'ignore'] },
   );
   const watch = watchTreeRss(child.pid!);
@@ -142,7 +173,12 @@ async function nodeStartMs(): Promise<number> {
 function bigArgumentTurns(chunk: number | 'whole'): AnthropicTurn[] {
   const content = 'const line = "x\\ty";\n'.repeat(Math.ceil((1024 * 1024) / 21)).slice(0, 1024 * 1024);
   const json = JSON.stringify({ path: 'big.js', content });
-  const pieces = chunk === 'whole' ? [json] : Array.from({ length: Math.ceil(json.length / chunk) }, (_, i) => json.slice(i * chunk, (i + 1) * chunk));
+  const pieces =
+    chunk === 'whole'
+      ? [json]
+      : Array.from({ length: Math.ceil(json.length / chunk) }, (_, i) =>
+          json.slice(i * chunk, (i + 1) * chunk),
+        );
   return [
     { toolCalls: [{ id: 'toolu_big', name: 'write_file', json: pieces }], usage: { input: 100, output: 10 } },
     { text: 'written', usage: { input: 100, output: 5 } },
@@ -174,13 +210,37 @@ async function main() {
   const node = median(nodeStarts);
   const first = median(runs.map((r) => r.firstRequestMs));
   const rows: [string, string, string][] = [
-    ['spawn → first provider request', `${first.toFixed(0)} ms`, `${(first - node).toFixed(0)} ms over node -e '' (${node.toFixed(0)} ms); ${(first / node).toFixed(2)}× node's start`],
-    ['fix task: bytes sent (4 requests)', kb(median(runs.map((r) => r.bytesSent))), 'peers: pi 27 KB, Claude Code 202 KB'],
-    ['first request: system + tools', `${kb(runs[0]!.systemBytes)} + ${kb(runs[0]!.toolBytes)}`, 'peers: pi 2.4 + 3.4 KB'],
-    ['peak memory, process tree', `${(median(runs.map((r) => r.peakRss)) / 1048576).toFixed(0)} MB`, 'peers: 148–416 MB'],
-    ['1 MiB argument in 16-byte deltas: extra time', `+${((median(small) - median(whole)) / 1000).toFixed(2)} s`, `${median(small).toFixed(0)} ms vs ${median(whole).toFixed(0)} ms in one delta`],
+    [
+      'spawn → first provider request',
+      `${first.toFixed(0)} ms`,
+      `${(first - node).toFixed(0)} ms over node -e '' (${node.toFixed(0)} ms); ${(first / node).toFixed(2)}× node's start`,
+    ],
+    [
+      'fix task: bytes sent (4 requests)',
+      kb(median(runs.map((r) => r.bytesSent))),
+      'peers: pi 27 KB, Claude Code 202 KB',
+    ],
+    [
+      'first request: system + tools',
+      `${kb(runs[0]!.systemBytes)} + ${kb(runs[0]!.toolBytes)}`,
+      'peers: pi 2.4 + 3.4 KB',
+    ],
+    [
+      'peak memory, process tree',
+      `${(median(runs.map((r) => r.peakRss)) / 1048576).toFixed(0)} MB`,
+      'peers: 148–416 MB',
+    ],
+    [
+      '1 MiB argument in 16-byte deltas: extra time',
+      `+${((median(small) - median(whole)) / 1000).toFixed(2)} s`,
+      `${median(small).toFixed(0)} ms vs ${median(whole).toFixed(0)} ms in one delta`,
+    ],
     ['fix task wall time', `${median(runs.map((r) => r.totalMs)).toFixed(0)} ms`, 'including npm test'],
-    ['bundle: dist/index.js, dist/cli.js', `${(bundle('index.js') / 1048576).toFixed(2)} MB, ${(bundle('cli.js') / 1048576).toFixed(2)} MB`, `dist/ total ${(distTotal / 1048576).toFixed(2)} MB`],
+    [
+      'bundle: dist/index.js, dist/cli.js',
+      `${(bundle('index.js') / 1048576).toFixed(2)} MB, ${(bundle('cli.js') / 1048576).toFixed(2)} MB`,
+      `dist/ total ${(distTotal / 1048576).toFixed(2)} MB`,
+    ],
   ];
   console.log(`patchloop on the PEERS.md fix task (medians of ${RUNS} runs; loopback Anthropic fake)`);
   const w = Math.max(...rows.map((r) => r[0].length));

@@ -3,11 +3,11 @@
 // same run. Between the two lie the inputs, the event, the permission check, the tracking comment,
 // the context, taking the checkout credential, the branch, the tools and the provider. The GitHub
 // API and the provider are loopback fakes; the checkout is a real clone of a bare origin.
-import { build } from 'esbuild';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { bundle } from '../scripts/bundle.mjs';
 import { startAnthropicServer } from '../test/fakes/anthropic-server.js';
 import { startFakeGitHub } from '../test/fakes/github-server.js';
 
@@ -19,31 +19,9 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-async function bundle(dir: string): Promise<string> {
+async function bundleAction(dir: string): Promise<string> {
   const out = join(dir, 'index.js');
-  await build({
-    entryPoints: [join(ROOT, 'src', 'index.ts')],
-    outfile: out,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    legalComments: 'none',
-    // as scripts/build.mjs
-    minify: true,
-    keepNames: true,
-    logLevel: 'warning',
-    banner: {
-      js: [
-        "import { createRequire as __plCreateRequire } from 'node:module';",
-        "import { fileURLToPath as __plFileURLToPath } from 'node:url';",
-        "import { dirname as __plDirname } from 'node:path';",
-        'const require = __plCreateRequire(import.meta.url);',
-        'const __filename = __plFileURLToPath(import.meta.url);',
-        'const __dirname = __plDirname(__filename);',
-      ].join('\n'),
-    },
-  });
+  await bundle(join(ROOT, 'src', 'index.ts'), out);
   return out;
 }
 
@@ -77,7 +55,7 @@ function timeToExit(args: string[]): Promise<number> {
 
 const tmp = mkdtempSync(join(tmpdir(), 'pl-bench-startup-'));
 try {
-  const script = await bundle(tmp);
+  const script = await bundleAction(tmp);
   const work = repo(tmp);
   const gh = await startFakeGitHub();
   gh.setPermission('alice', 'write');

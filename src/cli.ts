@@ -6,6 +6,10 @@ function flush(stream: NodeJS.WriteStream): Promise<void> {
   return new Promise((done) => stream.write('', () => done()));
 }
 
+// Hides the arguments (an --api-key among them) from /proc/<pid>/cmdline, which any process of
+// the same user can read.
+process.title = 'patchloop';
+
 const code = await main(process.argv.slice(2), processIO());
 await Promise.all([flush(process.stdout), flush(process.stderr)]);
 // SDK keep-alive sockets or a stray timer must not hold the process after the command is done.

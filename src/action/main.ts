@@ -371,6 +371,7 @@ class ActionRun {
       draft: inputs.draftPr,
       prTitle: commitMessage({ task, runUrl: this.runUrl }).split('\n')[0]!,
       prBody: (d) => this.prBody(result, plan, d, provider),
+      signal,
     });
     for (const n of delivery.notices) this.notice(n);
     if (delivery.commit)
@@ -384,6 +385,16 @@ class ActionRun {
     if (delivery.pr) this.transcript.event('pull-request', { ...delivery.pr });
     if (delivery.error) this.transcript.event('error', { message: delivery.error });
 
+    if (signal.aborted) {
+      return this.finish({
+        conclusion: 'cancelled',
+        result,
+        plan,
+        delivery,
+        error: delivery.error,
+        provider,
+      });
+    }
     let conclusion: Conclusion = result.conclusion;
     if (conclusion === 'success' && !delivery.commit) conclusion = 'no-changes';
     if (delivery.error) conclusion = 'failure';

@@ -18,6 +18,7 @@ import { TranscriptWriter } from '../protocol/transcript.js';
 import { PROVIDER_NAMES, type ProviderName } from '../providers/types.js';
 import { renderSummaryText, toolLogFromMessages } from '../report/summary.js';
 import { createWorkspaceTools } from '../tools/index.js';
+import { createSandbox } from '../tools/sandbox.js';
 import { parseFlags, positiveInt, positiveNumber } from './args.js';
 import { watchInterrupts } from './interrupt.js';
 import { UsageError, type CliCommand, type CliIO } from './io.js';
@@ -41,6 +42,8 @@ Options:
   --timeout-minutes N     wall-clock budget (default: 30)
   --test-command C        what run_tests runs (default: detected)
   --allow-bash            also offer the bash tool
+  --sandbox auto|off      run the agent's commands as an unprivileged user that cannot read this
+                          process's secrets, where root or passwordless sudo allows (default: auto)
   --instructions TEXT     appended to the system prompt
   --branch B              branch for the commit (default: patchloop/<task>-<time>)
   --transcript FILE       where the JSONL transcript goes (default: the system temp folder)
@@ -61,6 +64,7 @@ const FLAGS = {
   'timeout-minutes': 'string',
   'test-command': 'string',
   'allow-bash': 'boolean',
+  sandbox: 'string',
   instructions: 'string',
   branch: 'string',
   transcript: 'string',
@@ -120,12 +124,28 @@ export const runCommand: CliCommand = async (argv, io) => {
   const recorded = model.recordedSession?.testCommand;
   const testCommand = flags['test-command'] ?? (typeof recorded === 'string' ? recorded : undefined);
   const allowBash = flags['allow-bash'] === true;
+  const sandboxMode = flags.sandbox ?? 'auto';
+  if (sandboxMode !== 'auto' && sandboxMode !== 'off') {
+    throw new UsageError(`--sandbox must be auto or off, got "${sandboxMode}"`);
+  }
+  const sandbox = await createSandbox({
+    workspace: checkout.root,
+    mode: sandboxMode,
+    privateDirs: [dirname(transcriptPath)],
+    env: io.env,
+  });
+  if (!sandbox.isolated && sandboxMode === 'auto') {
+    io.stderr.write(
+      `patchloop: commands run as you (${sandbox.reason}); they can read this shell's environment.\n`,
+    );
+  }
   const tools = createWorkspaceTools({
     root: checkout.root,
     allowBash,
     testCommand,
     env: io.env,
     artifactsDir: dirname(transcriptPath),
+    ...(sandbox.sandbox ? { sandbox: sandbox.sandbox } : {}),
   });
   transcript.session({
     id,
@@ -137,6 +157,7 @@ export const runCommand: CliCommand = async (argv, io) => {
     workspace: checkout.root,
     baseCommit: checkout.head,
     allowBash,
+    isolated: sandbox.isolated,
     ...(testCommand ? { testCommand } : {}),
     ...(model.scripted ? { scripted: true, note: model.scripted } : {}),
   });

@@ -2,14 +2,16 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ToolRegistry } from '../protocol/execute.js';
 import { createWorkspaceTools } from '../tools/index.js';
+import { createSandbox } from '../tools/sandbox.js';
 import { parseFlags } from './args.js';
 import { watchInterrupts } from './interrupt.js';
 import { UsageError, type CliCommand } from './io.js';
 
-export const TOOL_USAGE = `Usage: patchloop tool NAME 'ARGS' [--repo DIR] [--allow-bash] [--test-command C]
+export const TOOL_USAGE = `Usage: patchloop tool NAME 'ARGS' [--repo DIR] [--allow-bash] [--test-command C] [--sandbox auto|off]
 
 Runs one tool call exactly as the agent would and prints the toolResult message as one JSON line.
 ARGS is the raw argument text a model would send (it may be invalid; that gives an error result).
+run_tests and bash run their command as with \`patchloop run\` (--sandbox, default auto).
 Exit status 0 whether or not the result is an error; 2 for a usage error.`;
 
 /** `patchloop tool`: one tool call through the same registry the agent loop uses. */
@@ -18,6 +20,7 @@ export const toolCommand: CliCommand = async (argv, io) => {
     repo: 'string',
     'allow-bash': 'boolean',
     'test-command': 'string',
+    sandbox: 'string',
     help: 'boolean',
   });
   if (flags.help) {
@@ -31,11 +34,21 @@ export const toolCommand: CliCommand = async (argv, io) => {
   const root = resolve(io.cwd, flags.repo ?? '.');
   if (!isDirectory(root)) throw new UsageError(`tool: --repo ${root} is not a folder`);
 
+  const sandboxMode = flags.sandbox ?? 'auto';
+  if (sandboxMode !== 'auto' && sandboxMode !== 'off') {
+    throw new UsageError(`tool: --sandbox must be auto or off, got "${sandboxMode}"`);
+  }
+  // Only the tools that run commands need one; the others answer without setting it up.
+  const runsCommands = name === 'run_tests' || name === 'bash';
+  const sandbox = runsCommands
+    ? await createSandbox({ workspace: root, mode: sandboxMode, env: io.env })
+    : undefined;
   const tools = createWorkspaceTools({
     root,
     allowBash: flags['allow-bash'] === true,
     testCommand: flags['test-command'],
     env: io.env,
+    ...(sandbox?.sandbox ? { sandbox: sandbox.sandbox } : {}),
   });
   const registry = new ToolRegistry(tools);
   const interrupt = watchInterrupts();

@@ -120,6 +120,8 @@ export interface DeliverOptions {
   prTitle: string;
   /** the PR body, rendered once the branch and commit are known */
   prBody: (delivery: Delivery) => string;
+  /** cancels the push (the git process is killed) and skips the PR */
+  signal?: AbortSignal;
 }
 
 /** Commit, push, PR. Never throws: failures are in `error`, the rest of what happened is kept. */
@@ -133,8 +135,8 @@ export async function deliverWork(o: DeliverOptions): Promise<Delivery> {
     out.error = `The changes could not be committed: ${err instanceof Error ? err.message : String(err)}`;
     return out;
   }
-  if (!o.push) return out;
-  const pushed = await o.checkout.push(o.plan.branch);
+  if (!o.push || o.signal?.aborted) return out;
+  const pushed = await o.checkout.push(o.plan.branch, o.signal);
   if (!pushed.ok) {
     out.error = pushed.error;
     return out;

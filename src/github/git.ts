@@ -77,9 +77,10 @@ export class Checkout {
   }
 
   /** A git that carries the checkout credential in its environment, for fetch and push. */
-  private remoteGit(): SimpleGit {
+  private remoteGit(signal?: AbortSignal): SimpleGit {
     return simpleGit({
       baseDir: this.dir,
+      ...(signal ? { abort: signal } : {}),
       config: ['core.hooksPath=/dev/null'],
       unsafe: { allowUnsafeHooksPath: true, allowUnsafeConfigPaths: true, allowUnsafeConfigEnvCount: true },
     }).env(gitEnv(credentialEnv(this.credential)));
@@ -222,29 +223,33 @@ export class Checkout {
    * Pushes HEAD to origin's `branch`, never forcing. When origin's branch moved on, fetches it and
    * rebases onto it; when that does not apply cleanly, pushes to a new branch instead.
    */
-  async push(branch: string): Promise<PushResult> {
+  async push(branch: string, signal?: AbortSignal): Promise<PushResult> {
     const drift = await this.originDrift();
     if (drift) return { ok: false, error: drift };
-    const first = await this.tryPush(branch);
+    const cancelled = { ok: false as const, error: 'The push was cancelled.' };
+    if (signal?.aborted) return cancelled;
+    const first = await this.tryPush(branch, signal);
     if (first.ok) return { ok: true, branch, sha: await this.headSha(), rebased: false };
+    if (signal?.aborted) return cancelled;
     if (!first.rejected) return { ok: false, error: first.error };
     try {
-      await this.remoteGit().raw([
+      await this.remoteGit(signal).raw([
         'fetch',
         '--no-tags',
         'origin',
         `+refs/heads/${branch}:refs/remotes/origin/${branch}`,
       ]);
       await this.git(await this.identityEnv()).raw(['rebase', '--quiet', `refs/remotes/origin/${branch}`]);
-      const again = await this.tryPush(branch);
+      const again = await this.tryPush(branch, signal);
       if (again.ok) return { ok: true, branch, sha: await this.headSha(), rebased: true };
     } catch {
       await this.git()
         .raw(['rebase', '--abort'])
         .catch(() => undefined);
     }
+    if (signal?.aborted) return cancelled;
     const other = await this.freeBranchName(branch);
-    const moved = await this.tryPush(other);
+    const moved = await this.tryPush(other, signal);
     if (moved.ok)
       return { ok: true, branch: other, sha: await this.headSha(), rebased: false, movedFrom: branch };
     return { ok: false, error: moved.error };
@@ -252,9 +257,10 @@ export class Checkout {
 
   private async tryPush(
     branch: string,
+    signal?: AbortSignal,
   ): Promise<{ ok: true } | { ok: false; rejected: boolean; error: string }> {
     try {
-      await this.remoteGit().raw(['push', 'origin', `HEAD:refs/heads/${branch}`]);
+      await this.remoteGit(signal).raw(['push', 'origin', `HEAD:refs/heads/${branch}`]);
       return { ok: true };
     } catch (err) {
       const text = err instanceof Error ? err.message : String(err);

@@ -30,7 +30,8 @@ export function findLoneSurrogate(s: string): number {
   return -1;
 }
 
-function loneSurrogateIn(value: unknown, path: string, depth = 0): string | undefined {
+/** Path of the first string (or key) in value holding an unpaired surrogate, or undefined. */
+export function loneSurrogateIn(value: unknown, path = '', depth = 0): string | undefined {
   if (depth > 200) return undefined;
   if (typeof value === 'string') return findLoneSurrogate(value) >= 0 ? path || '(value)' : undefined;
   if (Array.isArray(value)) {

@@ -1,4 +1,4 @@
-import { compileValidator, parseArguments, type Validator } from './arguments.js';
+import { compileValidator, loneSurrogateIn, parseArguments, type Validator } from './arguments.js';
 import { errorResult } from './pairing.js';
 import { ToolError, type AnyAgentTool, type ToolOutput } from './tool.js';
 import type { ToolCall, ToolResultMessage } from './types.js';
@@ -47,11 +47,20 @@ export class ToolRegistry {
     } else if (call.input === null || typeof call.input !== 'object' || Array.isArray(call.input)) {
       return errorResult(call, `Invalid arguments for ${call.name}: the arguments must be a JSON object.`);
     } else {
+      // Adapters hand over parsed objects; their strings may still hold text that is not valid UTF-16.
+      const lone = loneSurrogateIn(call.input);
+      if (lone) {
+        return errorResult(
+          call,
+          `Invalid arguments for ${call.name}: they contain an unpaired UTF-16 surrogate at ${lone}, which is not valid text.`,
+        );
+      }
       args = call.input;
     }
     const valid = entry.validate(args);
     if (!valid.ok) return errorResult(call, valid.error);
-    if (signal.aborted) return errorResult(call, 'Tool call not run: the run was aborted before the tool ran.');
+    if (signal.aborted)
+      return errorResult(call, 'Tool call not run: the run was aborted before the tool ran.');
     try {
       const out = await entry.tool.execute(args, { signal, toolCallId: call.id, onUpdate });
       const result: ToolResultMessage = {
@@ -69,7 +78,10 @@ export class ToolRegistry {
         return errorResult(call, 'Tool call aborted: the run was cancelled while the tool was running.');
       }
       const message = err instanceof Error ? err.message : String(err);
-      const result = errorResult(call, err instanceof ToolError ? message : `${call.name} failed: ${message}`);
+      const result = errorResult(
+        call,
+        err instanceof ToolError ? message : `${call.name} failed: ${message}`,
+      );
       if (err instanceof ToolError && err.details !== undefined) result.details = err.details;
       return result;
     }

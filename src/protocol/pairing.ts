@@ -4,7 +4,11 @@ import { toolCallsOf } from './types.js';
 // The pairing rule: every tool call gets exactly one result, placed after its assistant message
 // and in the order of the calls. One function, used by the loop, the providers and the reports.
 
-export function errorResult(call: Pick<ToolCall, 'id' | 'name'>, text: string, timestamp = Date.now()): ToolResultMessage {
+export function errorResult(
+  call: Pick<ToolCall, 'id' | 'name'>,
+  text: string,
+  timestamp = Date.now(),
+): ToolResultMessage {
   return {
     role: 'toolResult',
     toolCallId: call.id,
@@ -23,7 +27,10 @@ export function syntheticReason(message: AssistantMessage): string {
 }
 
 /** Error results for the calls of a turn that ended `aborted` or `error` (or any unanswered calls). */
-export function synthesizeResults(message: AssistantMessage, reason = syntheticReason(message)): ToolResultMessage[] {
+export function synthesizeResults(
+  message: AssistantMessage,
+  reason = syntheticReason(message),
+): ToolResultMessage[] {
   return toolCallsOf(message).map((call) => errorResult(call, reason, message.timestamp));
 }
 

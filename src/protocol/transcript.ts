@@ -75,7 +75,10 @@ export class TranscriptWriter {
   private failed = false;
   readonly path: string;
 
-  constructor(path: string, private readonly options: TranscriptWriterOptions = {}) {
+  constructor(
+    path: string,
+    private readonly options: TranscriptWriterOptions = {},
+  ) {
     this.path = path;
     mkdirSync(dirname(path), { recursive: true });
     this.fd = openSync(path, 'a');
@@ -144,7 +147,14 @@ export interface ParsedTranscript {
 
 /** Reads a transcript; tolerates a torn last line, unknown line types and blank lines. */
 export function parseTranscript(text: string): ParsedTranscript {
-  const out: ParsedTranscript = { messages: [], events: [], lines: [], unknown: [], invalid: [], torn: false };
+  const out: ParsedTranscript = {
+    messages: [],
+    events: [],
+    lines: [],
+    unknown: [],
+    invalid: [],
+    torn: false,
+  };
   const rows = text.split('\n');
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!.trim();

@@ -41,7 +41,16 @@ export const STOP_REASONS = ['stop', 'toolUse', 'length', 'error', 'aborted'] as
 export type StopReason = (typeof STOP_REASONS)[number];
 
 /** Why a turn failed, so the loop can act on it without knowing the provider. */
-export type ErrorKind = 'context_length' | 'rate_limit' | 'overloaded' | 'server' | 'network' | 'auth' | 'bad_request' | 'refusal' | 'other';
+export type ErrorKind =
+  | 'context_length'
+  | 'rate_limit'
+  | 'overloaded'
+  | 'server'
+  | 'network'
+  | 'auth'
+  | 'bad_request'
+  | 'refusal'
+  | 'other';
 
 export interface Usage {
   inputTokens: number;

@@ -121,7 +121,7 @@ export function createAdapterProvider(spec: AdapterSpec, retry?: Partial<RetryPo
           maxTokens: options?.maxTokens,
           attempt,
         });
-        for await (const event of untilAborted(events, signal)) {
+        for await (const event of untilAborted(events, signal, policy.idleTimeoutMs)) {
           if (event.type === 'done' || event.type === 'failure') {
             outcome = event;
             break;
@@ -129,7 +129,13 @@ export function createAdapterProvider(spec: AdapterSpec, retry?: Partial<RetryPo
           if (event.type !== 'start') yield event;
         }
       } catch (err) {
-        outcome = { type: 'failure', failure: classifyError(err) };
+        outcome = {
+          type: 'failure',
+          failure:
+            err instanceof IdleTimeout
+              ? { kind: 'network', retryable: true, message: err.message }
+              : classifyError(err),
+        };
       } finally {
         attemptSignal.release();
       }
@@ -192,9 +198,14 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
 
 /**
  * Iterates `events` but stops waiting as soon as `signal` aborts, even if the underlying stream
- * is stuck in a read; the abandoned iterator is closed in the background.
+ * is stuck in a read; the abandoned iterator is closed in the background. When nothing arrives
+ * for `idleMs`, it throws a retryable network failure (a hung connection).
  */
-async function* untilAborted<T>(events: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+async function* untilAborted<T>(
+  events: AsyncIterable<T>,
+  signal: AbortSignal,
+  idleMs = 0,
+): AsyncGenerator<T> {
   const it = events[Symbol.asyncIterator]();
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<'aborted'>((resolve) => {
@@ -203,12 +214,18 @@ async function* untilAborted<T>(events: AsyncIterable<T>, signal: AbortSignal): 
     else signal.addEventListener('abort', onAbort, { once: true });
   });
   let finished = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     for (;;) {
       const next = it.next();
       next.catch(() => undefined);
-      const r = await Promise.race([next, aborted]);
+      const waits: Promise<IteratorResult<T> | 'aborted' | 'idle'>[] = [next, aborted];
+      if (idleMs > 0)
+        waits.push(new Promise((resolve) => (timer = setTimeout(() => resolve('idle'), idleMs))));
+      const r = await Promise.race(waits);
+      clearTimeout(timer);
       if (r === 'aborted') return;
+      if (r === 'idle') throw new IdleTimeout(idleMs);
       if (r.done) {
         finished = true;
         return;
@@ -216,7 +233,14 @@ async function* untilAborted<T>(events: AsyncIterable<T>, signal: AbortSignal): 
       yield r.value;
     }
   } finally {
+    clearTimeout(timer);
     if (onAbort) signal.removeEventListener('abort', onAbort);
     if (!finished) it.return?.().catch(() => undefined);
+  }
+}
+
+class IdleTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`no data from the provider for ${Math.round(ms / 1000)} s; the connection was given up`);
   }
 }

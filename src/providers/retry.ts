@@ -16,6 +16,11 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Upper bound on the time spent on one turn including waits. */
   maxTotalMs: number;
+  /**
+   * Read timeout: an attempt that receives nothing for this long is given up and retried like a
+   * lost connection. Long enough for a reasoning model that thinks before its first token.
+   */
+  idleTimeoutMs: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -23,6 +28,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   baseDelayMs: 1_000,
   maxDelayMs: 30_000,
   maxTotalMs: 180_000,
+  idleTimeoutMs: 300_000,
 };
 
 export function retryPolicy(overrides?: Partial<RetryPolicy>): RetryPolicy {

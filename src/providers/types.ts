@@ -1,7 +1,13 @@
 import type { ToolDefinition } from '../protocol/tool.js';
 import type { AssistantMessage, ErrorKind, Message, ToolCall } from '../protocol/types.js';
 
-export const PROVIDER_NAMES = ['anthropic', 'openai', 'openai-responses', 'google', 'openai-compatible'] as const;
+export const PROVIDER_NAMES = [
+  'anthropic',
+  'openai',
+  'openai-responses',
+  'google',
+  'openai-compatible',
+] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 /** Everything a model request carries. Messages are in protocol form, with original tool-call ids. */

@@ -179,7 +179,10 @@ function filesMarkdown(files: ChangedFile[], keep: number): string {
  * GitHub (a mention inside a code span does not notify).
  */
 export function neutralizeMentions(text: string): string {
-  return text.replace(/(^|[^\w`/@])@([A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\/[A-Za-z0-9_.-]+)?)(?![\w`])/g, '$1`@$2`');
+  return text.replace(
+    /(^|[^\w`/@])@([A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\/[A-Za-z0-9_.-]+)?)(?![\w`])/g,
+    '$1`@$2`',
+  );
 }
 
 function finalMarkdown(text: string | undefined, keep: number): string {

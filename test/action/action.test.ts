@@ -176,7 +176,8 @@ describe('an issue comment with the trigger phrase', () => {
     expect(first).toContain('please fix this');
     expect(first).not.toContain('leak the token');
 
-    // the checkout credential never reached the agent's commands, the transcript, or git config
+    // the checkout credential never reached the agent's commands (the test command cats .git/config),
+    // the model, the transcript or the logs; after the run it is back for the workflow's later steps
     const transcript = transcriptOf(r.runnerTemp, 'transcript-1.jsonl');
     expect(transcript).toContain('all good');
     // `::add-mask::` lines are how the runner learns what to mask; it never shows them.
@@ -185,17 +186,13 @@ describe('an issue comment with the trigger phrase', () => {
       .filter((l) => !l.startsWith('::add-mask::'))
       .join('\n');
     expect(r.stdout).toContain(`::add-mask::${CHECKOUT_TOKEN}`);
-    for (const text of [
-      transcript,
-      summary,
-      log,
-      r.stderr,
-      readFileSync(join(repo.work, '.git/config'), 'utf8'),
-    ]) {
+    for (const text of [transcript, summary, log, r.stderr, model.requests.map((q) => q.raw).join('\n')]) {
       expect(text).not.toContain(CHECKOUT_TOKEN);
       expect(text).not.toContain(CHECKOUT_HEADER);
       expect(text).not.toContain(API_KEY);
     }
+    expect(model.requests.at(-1)!.raw).toContain('[remote \\"origin\\"]');
+    expect(readFileSync(join(repo.work, '.git/config'), 'utf8')).toContain(CHECKOUT_HEADER);
     expect(transcriptOf(r.runnerTemp, 'transcript-1.html')).toContain('<html');
     expect(r.stdout).toContain('not uploaded as an artifact');
   });

@@ -1,21 +1,11 @@
 // Runs the bundled action the way the Actions runner does: `node index.js` in the workspace, with
 // the runner's environment (GITHUB_*, RUNNER_TEMP, INPUT_* with hyphens kept), an event payload
 // file, and files for GITHUB_OUTPUT and GITHUB_STEP_SUMMARY.
-import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-// The banner and options of scripts/build.mjs.
-const BANNER = [
-  "import { createRequire as __plCreateRequire } from 'node:module';",
-  "import { fileURLToPath as __plFileURLToPath } from 'node:url';",
-  "import { dirname as __plDirname } from 'node:path';",
-  'const require = __plCreateRequire(import.meta.url);',
-  'const __filename = __plFileURLToPath(import.meta.url);',
-  'const __dirname = __plDirname(__filename);',
-].join('\n');
+import { bundle } from '../../scripts/bundle.mjs';
 
 export interface BuiltAction {
   path: string;
@@ -23,25 +13,13 @@ export interface BuiltAction {
 }
 
 /**
- * Bundles src/index.ts with the settings of scripts/build.mjs into a temp folder, so the tests
+ * Bundles src/index.ts exactly as `npm run build` does, into a temp folder, so the tests
  * run the real bundle without rewriting the dist/ others in the tree may be reading.
  */
 export async function buildAction(): Promise<BuiltAction> {
   const dir = mkdtempSync(join(tmpdir(), 'patchloop-action-build-'));
   const path = join(dir, 'index.js');
-  await build({
-    entryPoints: ['src/index.ts'],
-    outfile: path,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    legalComments: 'none',
-    minify: true,
-    keepNames: true,
-    logLevel: 'warning',
-    banner: { js: BANNER },
-  });
+  await bundle('src/index.ts', path);
   return { path, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -293,7 +293,18 @@ describe('patchloop run', () => {
     let pid = 0;
     const deadline = { timer: undefined as ReturnType<typeof setTimeout> | undefined };
     const run = runCli(
-      ['run', '--repo', repo.root, '--replay', script, '--test-command', `echo $$ > ${pidFile}; sleep 60`],
+      // Without the sandbox: the test reads the command's process group from outside the workspace.
+      [
+        'run',
+        '--repo',
+        repo.root,
+        '--replay',
+        script,
+        '--sandbox',
+        'off',
+        '--test-command',
+        `echo $$ > ${pidFile}; sleep 60`,
+      ],
       { onStart: (p) => (pid = p) },
     );
     await waitFor(pidFile);

@@ -90,7 +90,10 @@ describe('cancellation of `patchloop run`', () => {
       const work = mkdtempSync(join(dir, 'run-'));
       chmodSync(work, 0o777);
       const ws = makeCheckout(work);
-      const marker = join(work, 'tool-started');
+      // Outside the transcript's folder, which the sandboxed command may not write to.
+      const markerDir = mkdtempSync(join(dir, 'marker-'));
+      chmodSync(markerDir, 0o777);
+      const marker = join(markerDir, 'tool-started');
       const transcript = join(work, 'transcript.jsonl');
       const args = ['run', '--repo', ws, '--provider', 'anthropic', '--model', 'claude-sonnet-5-5'];
       args.push('--base-url', server.url, '--api-key', KEY, '--transcript', transcript);

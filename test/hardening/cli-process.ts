@@ -1,32 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { bundle } from '../../scripts/bundle.mjs';
 
-// The CLI as users run it: src/cli.ts bundled the way scripts/build.mjs bundles dist/cli.js,
+// The CLI as users run it: src/cli.ts bundled as dist/cli.js is,
 // started as its own node process.
 
-const BANNER = [
-  "import { createRequire as __plCreateRequire } from 'node:module';",
-  "import { fileURLToPath as __plFileURLToPath } from 'node:url';",
-  "import { dirname as __plDirname } from 'node:path';",
-  'const require = __plCreateRequire(import.meta.url);',
-  'const __filename = __plFileURLToPath(import.meta.url);',
-  'const __dirname = __plDirname(__filename);',
-].join('\n');
-
-/** Bundles the CLI into `dir`; returns the script path. */
+/** Bundles the CLI into `dir` exactly as `npm run build` does; returns the script path. */
 export async function bundleCli(dir: string): Promise<string> {
   const outfile = join(dir, 'cli.mjs');
-  await build({
-    entryPoints: [join(import.meta.dirname, '..', '..', 'src', 'cli.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    logLevel: 'warning',
-    banner: { js: BANNER },
-  });
+  await bundle(join(import.meta.dirname, '..', '..', 'src', 'cli.ts'), outfile, { executable: true });
   return outfile;
 }
 

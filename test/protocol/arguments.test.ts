@@ -3,7 +3,10 @@ import { compileValidator, findLoneSurrogate, parseArguments } from '../../src/p
 
 describe('parseArguments: argument text is untrusted', () => {
   it('parses a JSON object', () => {
-    expect(parseArguments('{"path":"a.txt","limit":3}')).toEqual({ ok: true, value: { path: 'a.txt', limit: 3 } });
+    expect(parseArguments('{"path":"a.txt","limit":3}')).toEqual({
+      ok: true,
+      value: { path: 'a.txt', limit: 3 },
+    });
   });
 
   it('treats empty text as no arguments', () => {
@@ -19,7 +22,11 @@ describe('parseArguments: argument text is untrusted', () => {
     ['null', 'null', /must be a JSON object, but they were null/],
     ['a number', '42', /must be a JSON object, but they were a number/],
     ['a lone high surrogate', '{"path":"\\ud800.txt"}', /unpaired UTF-16 surrogate escape at path/],
-    ['a lone low surrogate in a nested key value', '{"a":{"b":["ok","\\udc00"]}}', /unpaired UTF-16 surrogate escape at a\.b\[1\]/],
+    [
+      'a lone low surrogate in a nested key value',
+      '{"a":{"b":["ok","\\udc00"]}}',
+      /unpaired UTF-16 surrogate escape at a\.b\[1\]/,
+    ],
   ];
   for (const [name, text, expected] of bad) {
     it(`gives an error for ${name}, echoing what was received`, () => {

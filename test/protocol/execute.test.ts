@@ -17,7 +17,9 @@ const echoTool: AgentTool<{ text: string; fail?: 'tool-error' | 'crash' | 'wait'
     if (args.fail === 'tool-error') throw new ToolError(`cannot echo "${args.text}"`, { reason: 'asked to' });
     if (args.fail === 'crash') throw new TypeError('x is undefined');
     if (args.fail === 'wait') {
-      await new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped'))));
+      await new Promise((_, reject) =>
+        ctx.signal.addEventListener('abort', () => reject(new Error('stopped'))),
+      );
     }
     return { content: [{ type: 'text', text: args.text }], details: { length: args.text.length } };
   },
@@ -52,10 +54,20 @@ describe('ToolRegistry.execute: every call gets exactly one result', () => {
     expect(r.content[0]).toMatchObject({ text: 'from text' });
   });
 
+  it('refuses an already-parsed argument object holding a lone surrogate', async () => {
+    const r = await run({ text: 'a\ud800b' });
+    expect(r.isError).toBe(true);
+    expect(r.content[0]).toMatchObject({
+      text: expect.stringContaining('unpaired UTF-16 surrogate at text'),
+    });
+  });
+
   it('names a missing parameter', async () => {
     const r = await run({});
     expect(r.isError).toBe(true);
-    expect(r.content[0]).toMatchObject({ text: expect.stringContaining('missing required parameter "text"') });
+    expect(r.content[0]).toMatchObject({
+      text: expect.stringContaining('missing required parameter "text"'),
+    });
   });
 
   it('refuses unknown parameters (additionalProperties: false)', async () => {
@@ -94,6 +106,8 @@ describe('ToolRegistry.execute: every call gets exactly one result', () => {
     ctl.abort();
     const during = await pending;
     expect(during.isError).toBe(true);
-    expect(during.content[0]).toMatchObject({ text: expect.stringContaining('cancelled while the tool was running') });
+    expect(during.content[0]).toMatchObject({
+      text: expect.stringContaining('cancelled while the tool was running'),
+    });
   });
 });

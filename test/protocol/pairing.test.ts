@@ -3,8 +3,16 @@ import { pairToolResults, synthesizeResults, unansweredCalls } from '../../src/p
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from '../../src/protocol/types.js';
 import { emptyUsage } from '../../src/protocol/types.js';
 
-const call = (id: string, name = 'read_file'): ToolCall => ({ type: 'toolCall', id, name, input: { path: 'a' } });
-const assistant = (calls: ToolCall[], stopReason: AssistantMessage['stopReason'] = 'toolUse'): AssistantMessage => ({
+const call = (id: string, name = 'read_file'): ToolCall => ({
+  type: 'toolCall',
+  id,
+  name,
+  input: { path: 'a' },
+});
+const assistant = (
+  calls: ToolCall[],
+  stopReason: AssistantMessage['stopReason'] = 'toolUse',
+): AssistantMessage => ({
   role: 'assistant',
   content: [{ type: 'text', text: 'working' }, ...calls],
   provider: 'anthropic',
@@ -28,7 +36,10 @@ describe('pairing rule', () => {
     const results = synthesizeResults(msg);
     expect(results.map((r) => r.toolCallId)).toEqual(['a', 'b', 'c']);
     expect(results.every((r) => r.isError)).toBe(true);
-    expect(results[0]!.content[0]).toEqual({ type: 'text', text: 'Tool call not run: the run was aborted before the tool ran.' });
+    expect(results[0]!.content[0]).toEqual({
+      type: 'text',
+      text: 'Tool call not run: the run was aborted before the tool ran.',
+    });
   });
 
   it('closes open calls, keeps order, drops duplicates and orphans', () => {

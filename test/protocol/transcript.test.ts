@@ -40,7 +40,14 @@ describe('transcript', () => {
   it('writes one JSON line per record and reads them back with ids unchanged', () => {
     const path = tempFile();
     const w = new TranscriptWriter(path);
-    w.session({ id: 'run-1', startedAt: '2026-11-30T00:00:00Z', repository: 'o/r', trigger: 'cli', provider: 'openai-responses', model: 'gpt-test' });
+    w.session({
+      id: 'run-1',
+      startedAt: '2026-11-30T00:00:00Z',
+      repository: 'o/r',
+      trigger: 'cli',
+      provider: 'openai-responses',
+      model: 'gpt-test',
+    });
     w.message({ role: 'user', content: 'fix it', timestamp: 999 });
     w.message(assistant);
     for (const r of results) w.message(r);
@@ -83,7 +90,10 @@ describe('transcript', () => {
     const b = new TranscriptWriter(path);
     b.message({ role: 'user', content: 'two', timestamp: 2 });
     b.close();
-    expect(parseTranscript(readFileSync(path, 'utf8')).messages.map((m) => m.content)).toEqual(['one', 'two']);
+    expect(parseTranscript(readFileSync(path, 'utf8')).messages.map((m) => m.content)).toEqual([
+      'one',
+      'two',
+    ]);
   });
 
   it('applies the redactor to every line', () => {

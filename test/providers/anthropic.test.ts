@@ -286,6 +286,22 @@ describe('anthropic adapter: failures and retries', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('gives up a hung connection after the read timeout and retries it', async () => {
+    const { server, provider } = await setup(
+      [{ text: ['stuck ', 'here'], hangAfter: 3 }, { text: 'answered' }],
+      'claude-sonnet-5-5',
+      { ...FAST_RETRY, idleTimeoutMs: 300 },
+    );
+    const out = await collect(provider, context([user('q')]));
+    expect(out.retries).toHaveLength(1);
+    expect(out.retries[0]).toMatchObject({
+      errorKind: 'network',
+      message: expect.stringContaining('no data from the provider'),
+    });
+    expect(out.message).toMatchObject({ stopReason: 'stop', content: [{ type: 'text', text: 'answered' }] });
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('ends as aborted without a request when the signal is already aborted', async () => {
     const { server, provider } = await setup([{ text: 'x' }]);
     const out = await collect(provider, context([user('q')]), { signal: AbortSignal.abort() });

@@ -3,7 +3,13 @@ import type { AssistantEvent, Context, Provider, StreamOptions } from '../../src
 
 // Shared by the provider tests: draining a stream, building histories, tiny retry delays.
 
-export const FAST_RETRY = { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5, maxTotalMs: 20_000 };
+export const FAST_RETRY = {
+  maxRetries: 3,
+  baseDelayMs: 1,
+  maxDelayMs: 5,
+  maxTotalMs: 20_000,
+  idleTimeoutMs: 10_000,
+};
 
 export interface Collected {
   events: AssistantEvent[];

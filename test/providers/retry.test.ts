@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { classifyError, retryAfterFromHeaders, type AttemptFailure } from '../../src/providers/errors.js';
 import { DEFAULT_RETRY_POLICY, retryDelay, retryPolicy, sleep } from '../../src/providers/retry.js';
 
-const policy = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1_000, maxTotalMs: 10_000 };
+const policy = {
+  maxRetries: 3,
+  baseDelayMs: 100,
+  maxDelayMs: 1_000,
+  maxTotalMs: 10_000,
+  idleTimeoutMs: 1_000,
+};
 const server: AttemptFailure = { kind: 'server', status: 500, retryable: true, message: '500' };
 
 /** An error shaped like the SDKs' APIError (status, headers, parsed body). */
