@@ -1,8 +1,9 @@
-// Bundles the action (dist/index.js) and the CLI (dist/cli.js); both are committed.
-import { mkdirSync, rmSync } from 'node:fs';
-import { bundle } from './bundle.mjs';
+// Bundles the action (dist/index.js) and the CLI (dist/cli.js), with their shared chunks in
+// dist/chunks/; all of it is committed.
+import { chmodSync, mkdirSync, rmSync } from 'node:fs';
+import { bundleEntries } from './bundle.mjs';
 
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
-await bundle('src/index.ts', 'dist/index.js');
-await bundle('src/cli.ts', 'dist/cli.js', { executable: true });
+await bundleEntries({ index: 'src/index.ts', cli: 'src/cli.ts' }, 'dist');
+chmodSync('dist/cli.js', 0o755);

@@ -1,4 +1,5 @@
-// The `patchloop` command (bundled to dist/cli.js; the build adds the #! line).
+#!/usr/bin/env node
+// The `patchloop` command (bundled to dist/cli.js).
 import { main } from './cli/main.js';
 import { processIO } from './cli/io.js';
 

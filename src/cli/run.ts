@@ -128,10 +128,13 @@ export const runCommand: CliCommand = async (argv, io) => {
   if (sandboxMode !== 'auto' && sandboxMode !== 'off') {
     throw new UsageError(`--sandbox must be auto or off, got "${sandboxMode}"`);
   }
+  // The transcript is redacted and holds nothing the commands may not see, so its folder (which may
+  // be /tmp or a parent of the checkout) is left as it is; only a runner's temp folder, where
+  // actions/checkout keeps its credential, is closed to them.
   const sandbox = await createSandbox({
     workspace: checkout.root,
     mode: sandboxMode,
-    privateDirs: [dirname(transcriptPath)],
+    privateDirs: io.env.RUNNER_TEMP ? [io.env.RUNNER_TEMP] : [],
     env: io.env,
   });
   if (!sandbox.isolated && sandboxMode === 'auto') {
