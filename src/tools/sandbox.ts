@@ -365,7 +365,14 @@ function groupOps(plan: Plan): AccessOps {
         '{}',
         '+',
       ]);
-      return failure('could not make the workspace group-writable', mod);
+      if (mod.code !== 0 || !existsSync(git))
+        return failure('could not make the workspace group-writable', mod);
+      // .git stays out of the group; it must not be writable by others either (a hook or config
+      // written there would run later as the main user)
+      return failure(
+        'could not make .git read-only to others',
+        await asRoot(sudo, 'chmod', ['-R', 'o-w', git]),
+      );
     },
     close: async (paths) =>
       paths.length

@@ -13,10 +13,11 @@ import type { AssistantMessage, StopReason, ToolCall, Usage } from '../../src/pr
 import { addUsage, emptyUsage } from '../../src/protocol/types.js';
 import { createWorkspaceTools } from '../../src/tools/index.js';
 
-export const TEST_COMMAND = 'node --test test/';
+// No folder argument: Node 22 and later take arguments as globs and do not walk a folder.
+export const TEST_COMMAND = 'node --test';
 
 export const DEMO_FILES: Record<string, string> = {
-  'package.json': '{ "name": "demo", "private": true, "scripts": { "test": "node --test test/" } }\n',
+  'package.json': '{ "name": "demo", "private": true, "scripts": { "test": "node --test" } }\n',
   'src/math.js': [
     'export function add(a, b) {',
     '  return a + b;',
