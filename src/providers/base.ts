@@ -208,24 +208,32 @@ async function* untilAborted<T>(
 ): AsyncGenerator<T> {
   const it = events[Symbol.asyncIterator]();
   let onAbort: (() => void) | undefined;
-  const aborted = new Promise<'aborted'>((resolve) => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastEvent = Date.now();
+  // One promise settles the wait on abort or on silence; a stream of many small events must not
+  // cost a timer each, so one timer re-arms itself for whatever is left of the idle time.
+  const stopped = new Promise<'aborted' | 'idle'>((resolve) => {
     onAbort = () => resolve('aborted');
     if (signal.aborted) resolve('aborted');
     else signal.addEventListener('abort', onAbort, { once: true });
+    if (idleMs > 0) {
+      const check = () => {
+        const left = lastEvent + idleMs - Date.now();
+        if (left <= 0) resolve('idle');
+        else timer = setTimeout(check, left);
+      };
+      timer = setTimeout(check, idleMs);
+    }
   });
   let finished = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     for (;;) {
       const next = it.next();
       next.catch(() => undefined);
-      const waits: Promise<IteratorResult<T> | 'aborted' | 'idle'>[] = [next, aborted];
-      if (idleMs > 0)
-        waits.push(new Promise((resolve) => (timer = setTimeout(() => resolve('idle'), idleMs))));
-      const r = await Promise.race(waits);
-      clearTimeout(timer);
+      const r = await Promise.race([next, stopped]);
       if (r === 'aborted') return;
       if (r === 'idle') throw new IdleTimeout(idleMs);
+      lastEvent = Date.now();
       if (r.done) {
         finished = true;
         return;
