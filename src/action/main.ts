@@ -30,7 +30,7 @@ import { ACTIONS_BOT_LOGIN } from '../github/trigger.js';
 import { createRedactor, secretsFromEnv } from '../protocol/redact.js';
 import { TranscriptWriter } from '../protocol/transcript.js';
 import { emptyUsage, type Usage } from '../protocol/types.js';
-import { createFallbackProvider, createProvider, PROVIDER_ENV } from '../providers/index.js';
+import { createFallbackProvider, createProvider, preloadProvider, PROVIDER_ENV } from '../providers/index.js';
 import type { Provider } from '../providers/types.js';
 import { renderHtml } from '../report/html.js';
 import { loadRunView } from '../report/load.js';
@@ -97,6 +97,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env, cwd = process.cw
     return 0;
   }
   const task = decision.task;
+  // The SDK loads while the permission check, the comment and git run.
+  preloadProvider(inputs.provider);
   const github = createGitHubClient({
     token: inputs.githubToken,
     baseUrl: runner.apiUrl,

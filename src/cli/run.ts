@@ -15,6 +15,7 @@ import {
 import { createRedactor, secretsFromEnv } from '../protocol/redact.js';
 import type { Redactor } from '../protocol/transcript.js';
 import { TranscriptWriter } from '../protocol/transcript.js';
+import { preloadProvider } from '../providers/index.js';
 import { PROVIDER_NAMES, type ProviderName } from '../providers/types.js';
 import { renderSummaryText, toolLogFromMessages } from '../report/summary.js';
 import { createWorkspaceTools } from '../tools/index.js';
@@ -97,6 +98,8 @@ export const runCommand: CliCommand = async (argv, io) => {
   if (!(PROVIDER_NAMES as readonly string[]).includes(provider)) {
     throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got "${provider}"`);
   }
+  // The SDK loads while git checks the checkout.
+  if (!flags.replay) preloadProvider(provider);
   const checkout = await cleanCheckout(resolve(io.cwd, flags.repo ?? '.'), flags.branch);
   const model = loadModel(
     {

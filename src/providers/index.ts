@@ -83,20 +83,33 @@ export function createProvider(config: ProviderConfig): Provider {
   return lazyProvider(name, model, async () => {
     switch (name) {
       case 'anthropic':
-        return (await import('./anthropic.js')).createAnthropicProvider(common);
+        return (await ADAPTERS.anthropic()).createAnthropicProvider(common);
       case 'openai':
-        return (await import('./openai-chat.js')).createOpenAIChatProvider({ ...common, name: 'openai' });
       case 'openai-compatible':
-        return (await import('./openai-chat.js')).createOpenAIChatProvider({
-          ...common,
-          name: 'openai-compatible',
-        });
+        return (await ADAPTERS.openai()).createOpenAIChatProvider({ ...common, name });
       case 'openai-responses':
-        return (await import('./openai-responses.js')).createOpenAIResponsesProvider(common);
+        return (await ADAPTERS['openai-responses']()).createOpenAIResponsesProvider(common);
       case 'google':
-        return (await import('./google.js')).createGoogleProvider(common);
+        return (await ADAPTERS.google()).createGoogleProvider(common);
     }
   });
+}
+
+// Each adapter with its SDK is a chunk of its own, loaded on first use.
+const ADAPTERS = {
+  anthropic: () => import('./anthropic.js'),
+  openai: () => import('./openai-chat.js'),
+  'openai-compatible': () => import('./openai-chat.js'),
+  'openai-responses': () => import('./openai-responses.js'),
+  google: () => import('./google.js'),
+} as const;
+
+/**
+ * Starts loading a provider's adapter and SDK now, so that reading and compiling them overlaps the
+ * start-up's network and git waits instead of delaying the first request. Never fails.
+ */
+export function preloadProvider(provider: string): void {
+  if (isProviderName(provider)) ADAPTERS[provider]().catch(() => undefined);
 }
 
 /**
