@@ -47,7 +47,7 @@ import { InputError, readInputs, type ActionInputs } from './inputs.js';
 import { setRunOutputs, type RunOutputs } from './outputs.js';
 import { ProgressBoard } from './progress.js';
 import { readRunnerEnv, runUrlOf, type RunnerEnv } from './runner-env.js';
-import { watchCancellation } from './signals.js';
+import { watchInterrupts } from '../agent/signals.js';
 
 export type Conclusion =
   'success' | 'no-changes' | 'failure' | 'cancelled' | 'skipped' | 'unauthorized' | 'budget-exceeded';
@@ -201,7 +201,7 @@ class ActionRun {
   }
 
   async run(): Promise<number> {
-    const cancellation = watchCancellation(() => {
+    const cancellation = watchInterrupts(() => {
       // The runner's second signal: little time is left, so the summary is written in a hurry.
       core.warning('patchloop: cancelled again; finishing at once.');
     });
@@ -245,26 +245,35 @@ class ActionRun {
       });
       this.redact = createRedactor([...this.secrets, ...credential.secrets]);
       checkout = new Checkout({ dir: runner.workspace, credential });
+      const work = checkout;
+      // What does not depend on each other runs side by side: the sandbox (needs only the
+      // workspace), the branch (needs the PR's refs only for PR tasks) and the context.
+      const sandboxReady = createSandbox({
+        workspace: runner.workspace,
+        mode: this.env.PATCHLOOP_SANDBOX === 'off' ? 'off' : 'auto',
+        privateDirs: [runner.runnerTemp],
+        env: this.env,
+      });
+      const planFor = (pr: TaskContext['pr']) =>
+        prepareWork(work, task, {
+          prefix: inputs.branchPrefix,
+          runId: runner.runId,
+          openPr: inputs.openPr,
+          pr,
+        });
+      const planReady = task.isPullRequest ? contextReady.then((c) => planFor(c.pr)) : planFor(undefined);
+      for (const p of [sandboxReady, planReady]) p.catch(() => undefined);
       context = await contextReady;
       mark('context read');
       for (const w of context.warnings) this.notice(w);
-      plan = await prepareWork(checkout, task, {
-        prefix: inputs.branchPrefix,
-        runId: runner.runId,
-        openPr: inputs.openPr,
-        pr: context.pr,
-      });
+      plan = await planReady;
       mark('branch ready');
       [baseline, , baseCommit, sandbox] = await Promise.all([
-        checkout.untracked(),
-        checkout.snapshotConfig(),
-        checkout.headSha().catch(() => undefined),
-        createSandbox({
-          workspace: runner.workspace,
-          mode: this.env.PATCHLOOP_SANDBOX === 'off' ? 'off' : 'auto',
-          privateDirs: [runner.runnerTemp],
-          env: this.env,
-        }),
+        work.untracked(),
+        // after the branch: checking out a PR's branch writes its tracking config
+        work.snapshotConfig(),
+        work.headSha().catch(() => undefined),
+        sandboxReady,
       ]);
     } catch (err) {
       await commentReady;

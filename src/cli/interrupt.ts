@@ -1,37 +1,8 @@
-// SIGINT / SIGTERM → an AbortSignal, so a command can stop its provider stream and tools cleanly.
+import { watchInterrupts as watch, type Interrupt } from '../agent/signals.js';
 
-export interface Interrupt {
-  readonly signal: AbortSignal;
-  /** The first signal received, if any. */
-  readonly received: NodeJS.Signals | undefined;
-  dispose(): void;
-}
+export type { Interrupt };
 
-/**
- * Aborts on the first SIGINT or SIGTERM. A second one calls `onRepeat` (default: exit 130 at
- * once), for a user who does not want to wait for the clean stop.
- */
+/** For CLI commands: a second SIGINT or SIGTERM exits 130 at once (the user will not wait). */
 export function watchInterrupts(onRepeat: () => void = () => process.exit(130)): Interrupt {
-  const controller = new AbortController();
-  let received: NodeJS.Signals | undefined;
-  const handler = (sig: NodeJS.Signals): void => {
-    if (received) {
-      onRepeat();
-      return;
-    }
-    received = sig;
-    controller.abort(new Error(`interrupted by ${sig}`));
-  };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
-  return {
-    signal: controller.signal,
-    get received() {
-      return received;
-    },
-    dispose() {
-      process.off('SIGINT', handler);
-      process.off('SIGTERM', handler);
-    },
-  };
+  return watch(onRepeat);
 }

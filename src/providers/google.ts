@@ -324,25 +324,6 @@ function finishWithSignatures(
   return message;
 }
 
-/**
- * A signal for one attempt that follows `parent`. The SDK leaves an abort listener on the signal it
- * is given for every request; giving it this one keeps them off the caller's long-lived signal,
- * and `release()` also closes a stream the harness stopped reading.
- */
-function attemptSignal(parent: AbortSignal): { signal: AbortSignal; release: () => void } {
-  const local = new AbortController();
-  const onAbort = () => local.abort(parent.reason);
-  if (parent.aborted) local.abort(parent.reason);
-  else parent.addEventListener('abort', onAbort, { once: true });
-  return {
-    signal: local.signal,
-    release: () => {
-      parent.removeEventListener('abort', onAbort);
-      local.abort();
-    },
-  };
-}
-
 export function createGoogleProvider(cfg: GoogleConfig): Provider {
   const client = new GoogleGenAI({
     apiKey: cfg.apiKey,
@@ -357,18 +338,14 @@ export function createGoogleProvider(cfg: GoogleConfig): Provider {
     secrets: [cfg.apiKey],
     prepare: (messages) =>
       foreignThinkingAsText(messages, (m) => m.provider === GOOGLE_PROVIDER && m.model === model),
+    // `signal` is the harness's own for this attempt (released when the attempt ends).
     async *attempt(context, signal, { builder, maxTokens }) {
-      const link = attemptSignal(signal);
-      try {
-        const stream = await client.models.generateContentStream({
-          model,
-          contents: toGeminiContents(context.messages, model),
-          config: buildGeminiConfig(context, model, link.signal, maxTokens),
-        });
-        yield* readGeminiStream(stream, builder);
-      } finally {
-        link.release();
-      }
+      const stream = await client.models.generateContentStream({
+        model,
+        contents: toGeminiContents(context.messages, model),
+        config: buildGeminiConfig(context, model, signal, maxTokens),
+      });
+      yield* readGeminiStream(stream, builder);
     },
   };
   return createAdapterProvider(spec, cfg.retry);

@@ -353,25 +353,6 @@ export async function* readResponsesStream(
   yield { type: 'failure', failure: streamCutFailure() };
 }
 
-/**
- * A signal for one attempt that follows `parent`. The SDK leaves an abort listener on the signal it
- * is given for every request; giving it this one keeps them off the caller's long-lived signal,
- * and `release()` also closes a stream the harness stopped reading.
- */
-function attemptSignal(parent: AbortSignal): { signal: AbortSignal; release: () => void } {
-  const local = new AbortController();
-  const onAbort = () => local.abort(parent.reason);
-  if (parent.aborted) local.abort(parent.reason);
-  else parent.addEventListener('abort', onAbort, { once: true });
-  return {
-    signal: local.signal,
-    release: () => {
-      parent.removeEventListener('abort', onAbort);
-      local.abort();
-    },
-  };
-}
-
 export function createOpenAIResponsesProvider(cfg: OpenAIResponsesConfig): Provider {
   const client = new OpenAI({
     apiKey: cfg.apiKey,
@@ -387,15 +368,11 @@ export function createOpenAIResponsesProvider(cfg: OpenAIResponsesConfig): Provi
     secrets: [cfg.apiKey],
     prepare: (messages) =>
       foreignThinkingAsText(messages, (m) => m.provider === OPENAI_RESPONSES_PROVIDER && m.model === model),
+    // `signal` is the harness's own for this attempt (released when the attempt ends).
     async *attempt(context, signal, { builder, maxTokens }) {
-      const link = attemptSignal(signal);
-      try {
-        const body = buildResponsesRequest(context, model, maxTokens);
-        const stream = await client.responses.create(body, { signal: link.signal });
-        yield* readResponsesStream(stream, builder);
-      } finally {
-        link.release();
-      }
+      const body = buildResponsesRequest(context, model, maxTokens);
+      const stream = await client.responses.create(body, { signal });
+      yield* readResponsesStream(stream, builder);
     },
   };
   return createAdapterProvider(spec, cfg.retry);
