@@ -16,7 +16,7 @@ Usage:
 
 Run \`patchloop COMMAND --help\` for a command's options.
   --help       show this text
-  --version    print the version`,m={run:o(async()=>(await import("./chunks/run-MXZTZ3PD.js")).runCommand,"run"),tool:o(async()=>(await import("./chunks/tool-WVBHJUWA.js")).toolCommand,"tool"),inspect:o(async()=>(await import("./chunks/inspect-P27C66M3.js")).inspectCommand,"inspect"),export:o(async()=>(await import("./chunks/export-65B6S4HL.js")).exportCommand,"export"),replay:o(async()=>(await import("./chunks/replay-2BFYHJX2.js")).replayCommand,"replay")};async function l(r,e){let[t,...h]=r;if(t===void 0||t==="--help"||t==="-h"||t==="help")return(t===void 0?e.stderr:e.stdout).write(`${c}
+  --version    print the version`,m={run:o(async()=>(await import("./chunks/run-J7KHQ4S4.js")).runCommand,"run"),tool:o(async()=>(await import("./chunks/tool-WVBHJUWA.js")).toolCommand,"tool"),inspect:o(async()=>(await import("./chunks/inspect-P27C66M3.js")).inspectCommand,"inspect"),export:o(async()=>(await import("./chunks/export-65B6S4HL.js")).exportCommand,"export"),replay:o(async()=>(await import("./chunks/replay-2BFYHJX2.js")).replayCommand,"replay")};async function l(r,e){let[t,...h]=r;if(t===void 0||t==="--help"||t==="-h"||t==="help")return(t===void 0?e.stderr:e.stdout).write(`${c}
 `),t===void 0?2:0;if(t==="--version"||t==="-v")return e.stdout.write(`${i.version}
 `),0;let s=Object.hasOwn(m,t)?m[t]:void 0;if(!s)return e.stderr.write(`patchloop: unknown command "${t}"
 

@@ -254,15 +254,8 @@ export function createAnthropicProvider(config: AnthropicConfig): Provider {
       yield { type: 'failure', failure: streamCutFailure('the stream ended before message_stop') };
       return;
     }
-    for (const e of builder.endToolCalls()) yield e;
     const mapped = mapStopReason(stopReason);
-    yield {
-      type: 'done',
-      message: builder.finish(
-        mapped.stop,
-        mapped.error ? { message: mapped.error, kind: 'refusal' } : undefined,
-      ),
-    };
+    yield* builder.end(mapped.stop, mapped.error);
   }
 
   return createAdapterProvider(

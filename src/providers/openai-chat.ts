@@ -211,15 +211,8 @@ export function createOpenAIChatProvider(config: OpenAIChatConfig): Provider {
       yield { type: 'failure', failure: streamCutFailure('the stream ended before a finish_reason') };
       return;
     }
-    for (const e of builder.endToolCalls()) yield e;
     const mapped = mapFinishReason(finish);
-    yield {
-      type: 'done',
-      message: builder.finish(
-        mapped.stop,
-        mapped.error ? { message: mapped.error, kind: 'refusal' } : undefined,
-      ),
-    };
+    yield* builder.end(mapped.stop, mapped.error);
   }
 
   return createAdapterProvider(

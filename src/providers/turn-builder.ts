@@ -117,6 +117,14 @@ export class TurnBuilder {
     return events;
   }
 
+  /** Ends the turn: closes the open tool calls, then the final `done` (a refusal is an error). */
+  end(stopReason: StopReason, refusal?: string): AssistantEvent[] {
+    const events = this.endToolCalls();
+    const error = refusal ? { message: refusal, kind: 'refusal' as const } : undefined;
+    events.push({ type: 'done', message: this.finish(stopReason, error) });
+    return events;
+  }
+
   has(key: BlockKey): boolean {
     return this.blocks.has(key);
   }

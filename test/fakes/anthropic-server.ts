@@ -1,10 +1,14 @@
 import {
+  pieces,
   sseFrame,
   startSseServer,
   type FakeProviderServer,
+  type Pieces,
   type RecordedRequest,
   type Reply,
 } from './sse.js';
+
+export type { Pieces };
 
 /*
  * A loopback stand-in for the Anthropic Messages API (POST /v1/messages, stream: true), speaking
@@ -22,8 +26,6 @@ import {
  * Each delta string of `text: [...]` / `json: [...]` becomes one content_block_delta frame.
  * A request beyond the end of a script array gets a 400 saying so.
  */
-
-export type Pieces = string | string[];
 
 export type AnthropicBlock =
   | { type: 'text'; text: Pieces }
@@ -55,8 +57,6 @@ export interface AnthropicTurn {
 }
 
 export type AnthropicScript = AnthropicTurn[] | ((request: RecordedRequest, index: number) => AnthropicTurn);
-
-const pieces = (p: Pieces): string[] => (typeof p === 'string' ? [p] : p);
 
 export function anthropicError(type: string, message: string) {
   return { type: 'error', error: { type, message } };

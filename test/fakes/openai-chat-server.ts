@@ -1,10 +1,14 @@
 import {
+  pieces,
   sseFrame,
   startSseServer,
   type FakeProviderServer,
+  type Pieces,
   type RecordedRequest,
   type Reply,
 } from './sse.js';
+
+export type { Pieces };
 
 /*
  * A loopback stand-in for OpenAI Chat Completions (POST /v1/chat/completions, stream: true),
@@ -22,8 +26,6 @@ import {
  * puts a `data: {"error": ...}` frame after `after` frames; `cutAfter` drops the connection;
  * `hangAfter` stops sending and keeps the stream open; `noDone` leaves out `[DONE]`.
  */
-
-export type Pieces = string | string[];
 
 export interface ChatUsage {
   prompt: number;
@@ -47,8 +49,6 @@ export interface ChatTurn {
 }
 
 export type ChatScript = ChatTurn[] | ((request: RecordedRequest, index: number) => ChatTurn);
-
-const pieces = (p: Pieces): string[] => (typeof p === 'string' ? [p] : p);
 
 export function openaiError(type: string, message: string, code: string | null = null) {
   return { error: { message, type, param: null, code } };

@@ -46,6 +46,11 @@ export interface FakeProviderServer {
   close(): Promise<void>;
 }
 
+/** A streamed string: one piece, or the pieces each sent as a delta frame of its own. */
+export type Pieces = string | string[];
+
+export const pieces = (p: Pieces): string[] => (typeof p === 'string' ? [p] : p);
+
 /** One SSE frame: an optional `event:` line, a `data:` line, a blank line. */
 export function sseFrame(data: unknown, event?: string): string {
   const text = typeof data === 'string' ? data : JSON.stringify(data);
