@@ -8,6 +8,8 @@ export interface ActionInputs {
   triggerPhrase: string;
   labelTrigger: string;
   prompt: string;
+  /** the issue-number input: the issue a prompt task is about */
+  issueNumber?: number;
   provider: ProviderName;
   model: string;
   apiKey: string;
@@ -18,6 +20,10 @@ export interface ActionInputs {
   timeoutMinutes: number;
   testCommand: string;
   allowBash: boolean;
+  /** Offer run_tests and bash even where commands cannot be isolated (CONTRACT §6). */
+  allowUnisolatedCommands: boolean;
+  /** Names of job variables passed on to commands, besides the neutral ones. */
+  commandEnv: string[];
   requiredPermission: PermissionLevel;
   allowedBots: string[];
   branchPrefix: string;
@@ -46,6 +52,7 @@ const DEFAULTS: Record<string, string> = {
   'max-turns': '40',
   'timeout-minutes': '30',
   'allow-bash': 'false',
+  'allow-unisolated-commands': 'false',
   'required-permission': 'write',
   'branch-prefix': 'patchloop/',
   'open-pr': 'true',
@@ -109,12 +116,19 @@ export function readInputs(read: InputReader): ActionInputs {
       throw new InputError(err instanceof Error ? err.message : String(err));
     }
   }
+  const commandEnv = listInput(get('command-env'));
+  const badName = commandEnv.find((name) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
+  if (badName !== undefined)
+    throw new InputError(
+      `Input command-env lists names of environment variables (comma- or newline-separated); "${badName}" is not one.`,
+    );
   const phrase = get('trigger-phrase');
   return {
     githubToken,
     triggerPhrase: phrase,
     labelTrigger: get('label-trigger'),
     prompt: read('prompt').trim(),
+    issueNumber: issueNumberInput(read('issue-number').trim()),
     provider,
     model: get('model'),
     apiKey: read('api-key').trim(),
@@ -125,6 +139,8 @@ export function readInputs(read: InputReader): ActionInputs {
     timeoutMinutes: positive('timeout-minutes', false),
     testCommand: get('test-command'),
     allowBash: bool('allow-bash'),
+    allowUnisolatedCommands: bool('allow-unisolated-commands'),
+    commandEnv,
     requiredPermission: required,
     allowedBots: listInput(get('allowed-bots')),
     branchPrefix: get('branch-prefix'),
@@ -135,4 +151,13 @@ export function readInputs(read: InputReader): ActionInputs {
     uploadArtifact: bool('upload-artifact'),
     dryRun: bool('dry-run'),
   };
+}
+
+/** `issue-number`: empty, or a positive whole number (a leading `#` is accepted). */
+function issueNumberInput(raw: string): number | undefined {
+  if (!raw) return undefined;
+  const n = Number(raw.replace(/^#/, ''));
+  if (!Number.isInteger(n) || n <= 0)
+    throw new InputError(`Input issue-number must be the number of an issue, got "${raw}".`);
+  return n;
 }

@@ -1,7 +1,7 @@
 // The action: trigger → permission → acknowledge → agent → branch, commit, PR → one summary
 // comment, outputs, step summary and transcript artifact (CONTRACT §2–5).
 import * as core from '@actions/core';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   buildSystemPrompt,
@@ -16,12 +16,13 @@ import { commitMessage } from '../github/commit-message.js';
 import { gatherContext, renderTaskPrompt, type TaskContext } from '../github/context.js';
 import { deliverWork, prepareWork, type Delivery, type WorkPlan } from '../github/delivery.js';
 import { taskFromEvent } from '../github/event.js';
+import { chooseAgentsMd } from '../github/agents-md.js';
 import {
+  GitRepo,
   restoreCheckoutCredential,
   takeCheckoutCredential,
   type CheckoutCredential,
-} from '../github/git-credential.js';
-import { Checkout } from '../github/git.js';
+} from '../git/index.js';
 import { createGitHubClient, type GitHubClient } from '../github/octokit.js';
 import { checkPermission } from '../github/permission.js';
 import { acknowledge } from '../github/reaction.js';
@@ -35,16 +36,18 @@ import type { Provider } from '../providers/types.js';
 import { renderHtml } from '../report/html.js';
 import { loadRunView } from '../report/load.js';
 import {
+  editsDiff,
   renderSummaryMarkdown,
-  STEP_SUMMARY_MAX_CHARS,
+  STEP_SUMMARY_MAX_BYTES,
   toolLogFromMessages,
   type ChangedFile,
   type RunSummaryInput,
 } from '../report/summary.js';
 import { createWorkspaceTools } from '../tools/index.js';
-import { createSandbox, type SandboxSetup } from '../tools/sandbox.js';
+import { createSandbox, type SandboxSetup } from '../sandbox/index.js';
 import { InputError, readInputs, type ActionInputs } from './inputs.js';
 import { setRunOutputs, type RunOutputs } from './outputs.js';
+import { createActionsLog } from './log.js';
 import { ProgressBoard } from './progress.js';
 import { readRunnerEnv, runUrlOf, type RunnerEnv } from './runner-env.js';
 import { watchInterrupts } from '../agent/signals.js';
@@ -87,6 +90,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, cwd = process.cw
     triggerPhrase: inputs.triggerPhrase,
     labelTrigger: inputs.labelTrigger,
     prompt: inputs.prompt,
+    issueNumber: inputs.issueNumber,
     repository: runner.repository,
     actor: runner.actor,
     botLogins: [ACTIONS_BOT_LOGIN],
@@ -119,6 +123,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env, cwd = process.cw
   if (!permission.allowed) {
     if (permission.failed) return fail(permission.reason);
     core.notice(`patchloop: not running for ${task.requester?.login ?? 'this event'}: ${permission.reason}.`);
+    // A sign that the request was seen and refused; no comment, so nobody can make the bot post.
+    if (!inputs.dryRun) {
+      const reacted = await acknowledge(github, task, '-1');
+      if (!reacted.ok) core.debug(`patchloop: ${reacted.message}`);
+    }
     setRunOutputs({ conclusion: 'unauthorized' });
     return 0;
   }
@@ -176,9 +185,14 @@ class ActionRun {
   private readonly runUrl: string;
   private readonly dir: string;
   private readonly notices: string[] = [];
+  private readonly log = createActionsLog({ redact: (t) => this.redact(t) });
+  private artifactName?: string;
   private comment?: TrackingComment;
+  private repo?: GitRepo;
+  private sandbox?: SandboxSetup;
   private transcript?: TranscriptWriter;
   private transcriptPath: string;
+  private artifactUrl?: string;
   private redact: (text: string) => string;
 
   constructor(
@@ -214,9 +228,19 @@ class ActionRun {
       return 1;
     } finally {
       cancellation.dispose();
+      // What the sandbox changed (the workspace's ACLs and mode) is undone on every ending.
+      if (this.sandbox?.kind === 'isolated') {
+        await this.sandbox
+          .dispose()
+          .catch((err: Error) => core.warning(`patchloop: the sandbox was not taken down: ${err.message}`));
+      }
       // Later steps of the workflow may push with the checkout's credential, as before the run.
       await this.credentialReady
-        .then((credential) => restoreCheckoutCredential(this.runner.workspace, credential))
+        .then((credential) =>
+          this.repo
+            ? this.repo.restoreCredential(credential)
+            : restoreCheckoutCredential(this.runner.workspace, credential),
+        )
         .catch((err: Error) =>
           core.warning(`patchloop: the checkout credential was not put back: ${err.message}`),
         );
@@ -233,7 +257,7 @@ class ActionRun {
     const contextReady = gatherContext(this.github, task, { botLogins: [ACTIONS_BOT_LOGIN] });
     // Awaited below unless an earlier step fails; then its rejection must not go unhandled.
     contextReady.catch(() => undefined);
-    let checkout: Checkout;
+    let checkout: GitRepo;
     let context: TaskContext;
     let plan: WorkPlan;
     let baseline: string[];
@@ -244,37 +268,52 @@ class ActionRun {
         throw new Error(`The checkout's git credential could not be secured: ${err.message}`);
       });
       this.redact = createRedactor([...this.secrets, ...credential.secrets]);
-      checkout = new Checkout({ dir: runner.workspace, credential });
-      const work = checkout;
-      // What does not depend on each other runs side by side: the sandbox (needs only the
-      // workspace), the branch (needs the PR's refs only for PR tasks) and the context.
-      const sandboxReady = createSandbox({
-        workspace: runner.workspace,
-        mode: this.env.PATCHLOOP_SANDBOX === 'off' ? 'off' : 'auto',
-        privateDirs: [runner.runnerTemp],
-        env: this.env,
+      checkout = this.repo = new GitRepo({
+        dir: runner.workspace,
+        credential,
+        identitySource: 'local',
+        protectedPaths: inputs.protectedPaths,
+        privateParent: runner.runnerTemp,
       });
+      const work = checkout;
+      // The branch (needs the PR's refs only for PR tasks) and the context run side by side.
       const planFor = (pr: TaskContext['pr']) =>
         prepareWork(work, task, {
           prefix: inputs.branchPrefix,
           runId: runner.runId,
           openPr: inputs.openPr,
           pr,
+          github: this.github,
         });
       const planReady = task.isPullRequest ? contextReady.then((c) => planFor(c.pr)) : planFor(undefined);
-      for (const p of [sandboxReady, planReady]) p.catch(() => undefined);
+      planReady.catch(() => undefined);
       context = await contextReady;
       mark('context read');
       for (const w of context.warnings) this.notice(w);
       plan = await planReady;
+      for (const n of plan.notices ?? []) this.notice(n);
       mark('branch ready');
-      [baseline, , baseCommit, sandbox] = await Promise.all([
-        work.untracked(),
-        // after the branch: checking out a PR's branch writes its tracking config
-        work.snapshotConfig(),
-        work.headSha().catch(() => undefined),
-        sandboxReady,
-      ]);
+      [baseline, baseCommit] = await Promise.all([work.untracked(), work.headSha().catch(() => undefined)]);
+      // After the branch, before the first command: from here on patchloop's git uses a private
+      // git dir and reads nothing under the workspace's .git.
+      await work.isolate();
+      mark('git isolated');
+      // The sandbox is set up only once patchloop's own git work is done (its ACL walk must not
+      // race git's lock files). A set-up that fails throws: the run stops here, before the first
+      // model request, rather than carrying on unisolated.
+      sandbox = this.sandbox = await createSandbox({
+        workspace: runner.workspace,
+        mode: 'auto',
+        privateDirs: [runner.runnerTemp, this.dir],
+        readOnlyDirs: [this.outputsDir()],
+        commandEnv: inputs.commandEnv,
+        env: this.env,
+      }).catch((err: Error) => {
+        throw new Error(
+          `The command sandbox could not be set up, so the run stopped before the first model request: ${err.message}`,
+        );
+      });
+      mark('sandbox ready');
     } catch (err) {
       await commentReady;
       return this.finish({ conclusion: 'failure', error: err instanceof Error ? err.message : String(err) });
@@ -289,17 +328,18 @@ class ActionRun {
       return this.finish({ conclusion: 'failure', error: (err as Error).message, plan });
     }
 
-    let allowBash = inputs.allowBash;
-    if (!sandbox.isolated) {
-      const accepted = this.env.PATCHLOOP_ACCEPT_UNISOLATED_BASH === 'true';
-      if (allowBash && !accepted) {
-        allowBash = false;
-        this.notice(`The bash tool was not offered: ${sandbox.reason}.`);
-      } else if (allowBash || this.env.PATCHLOOP_SANDBOX !== 'off') {
-        core.warning(`patchloop: commands are not isolated: ${sandbox.reason}.`);
-      }
-    } else {
+    const commands = sandbox.kind === 'isolated' || inputs.allowUnisolatedCommands;
+    const allowBash = inputs.allowBash && commands;
+    if (sandbox.kind === 'isolated') {
       core.info(`patchloop: ${sandbox.reason}.`);
+    } else if (commands) {
+      core.warning(
+        `patchloop: commands are not isolated (${sandbox.reason}); they run because allow-unisolated-commands is true.`,
+      );
+    } else {
+      this.notice(
+        `Tests could not be run: commands cannot be isolated on this runner (${sandbox.reason}), so run_tests${inputs.allowBash ? ' and bash were' : ' was'} not offered. Set allow-unisolated-commands: true to run them anyway.`,
+      );
     }
 
     const tools = createWorkspaceTools({
@@ -307,14 +347,26 @@ class ActionRun {
       protectedPaths: inputs.protectedPaths,
       testCommand: inputs.testCommand || undefined,
       allowBash,
-      sandbox: sandbox.sandbox,
-      artifactsDir: this.dir,
+      commands,
+      sandbox: sandbox.kind === 'isolated' ? sandbox.sandbox : undefined,
+      commandEnv: { pass: inputs.commandEnv, privateDirs: [runner.runnerTemp, this.dir] },
+      artifactsDir: this.outputsDir(),
       env: this.env,
+      git: checkout.toolGit(),
     });
     this.transcript = new TranscriptWriter(this.transcriptPath, {
       redact: this.redact,
       onError: (err) =>
         core.warning(`patchloop: the transcript could not be written (${err.message}); the run goes on.`),
+    });
+    const agents = await chooseAgentsMd(this.github, task, context.pr, loadAgentsMd(runner.workspace));
+    if (agents.warning) this.notice(agents.warning);
+    const systemPrompt = buildSystemPrompt({
+      repository: runner.repository,
+      toolNames: tools.map((t) => t.name),
+      agentsMd: agents.trusted,
+      agentsMdSource: agents.source,
+      instructions: inputs.instructions,
     });
     this.transcript.session({
       id: `${runner.runId}-${runner.runAttempt}${task.number !== undefined ? `-${task.number}` : ''}`,
@@ -333,25 +385,30 @@ class ActionRun {
       allowBash,
       protectedPaths: inputs.protectedPaths,
       ...(inputs.testCommand ? { testCommand: inputs.testCommand } : {}),
-      isolated: sandbox.isolated,
+      isolated: sandbox.kind === 'isolated',
+      // where saved outputs are, for replay's normalisation
+      artifactsDir: this.outputsDir(),
+      // for the HTML page: what the model was told and offered
+      systemPrompt,
+      tools: tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
     });
 
     if (this.comment) this.transcript.event('comment', { id: this.comment.id, url: this.comment.url });
     mark('tools and provider ready');
     const board = new ProgressBoard(this.runUrl);
     const onEvent = (e: AgentEvent) => {
+      this.log.onEvent(e);
       if (this.comment && board.onEvent(e)) this.comment.update(board.render());
     };
     const result = await runAgent({
       provider,
       tools,
-      systemPrompt: buildSystemPrompt({
-        repository: runner.repository,
-        toolNames: tools.map((t) => t.name),
-        agentsMd: loadAgentsMd(runner.workspace),
-        instructions: inputs.instructions,
+      systemPrompt,
+      task: renderTaskPrompt(task, context, {
+        workNote: plan.note,
+        requesterLevel: this.requesterLevel,
+        contributedAgentsMd: agents.contributed,
       }),
-      task: renderTaskPrompt(task, context, { workNote: plan.note, requesterLevel: this.requesterLevel }),
       maxTurns: inputs.maxTurns,
       maxCostUsd: inputs.maxCostUsd,
       timeoutMs: inputs.timeoutMinutes * 60_000,
@@ -383,6 +440,8 @@ class ActionRun {
       prTitle: commitMessage({ task, runUrl: this.runUrl }).split('\n')[0]!,
       prBody: (d) => this.prBody(result, plan, d, provider),
       signal,
+      // Delivery gets what is left of the budget, and at least a minute to commit and push.
+      timeoutMs: Math.max(60_000, this.started + inputs.timeoutMinutes * 60_000 - Date.now()),
     });
     for (const n of delivery.notices) this.notice(n);
     if (delivery.commit)
@@ -495,6 +554,21 @@ class ActionRun {
       toolLog: r ? toolLogFromMessages(r.messages) : [],
       transcriptLocation: o.transcriptLocation,
       runUrl: this.runUrl,
+      serverUrl: this.runner.serverUrl,
+      repository: this.runner.repository,
+      pushed: Boolean(d?.push),
+      requester: this.task.requester?.login,
+      artifactUrl: this.artifactUrl,
+      artifactName: this.artifactName,
+      diff: this.inputs.dryRun && r ? editsDiff(r.messages) || undefined : undefined,
+      related: this.task.workflowRun
+        ? [
+            {
+              label: 'Failed run',
+              url: `${this.runner.serverUrl}/${this.runner.repository}/actions/runs/${this.task.workflowRun.id}`,
+            },
+          ]
+        : undefined,
       notices: [...this.notices, ...(this.inputs.dryRun ? ['Dry run: nothing was pushed or posted.'] : [])],
     };
   }
@@ -528,7 +602,7 @@ class ActionRun {
     }
     try {
       await core.summary
-        .addRaw(renderSummaryMarkdown(input, { redact: this.redact, maxChars: STEP_SUMMARY_MAX_CHARS }))
+        .addRaw(renderSummaryMarkdown(input, { redact: this.redact, maxBytes: STEP_SUMMARY_MAX_BYTES }))
         .write();
     } catch (err) {
       core.warning(`patchloop: the step summary could not be written (${(err as Error).message}).`);
@@ -541,11 +615,13 @@ class ActionRun {
       prUrl: input.prUrl,
       commentUrl,
       transcriptPath: this.transcript ? this.transcriptPath : undefined,
+      artifactUrl: this.artifactUrl,
       model: input.models.join(','),
       turns: input.turns,
       usage,
     };
     setRunOutputs(outputs, this.redact);
+    this.log.outcome(input);
     if (FAILING.has(o.conclusion)) {
       core.setFailed(
         this.redact(o.error ? `patchloop: ${o.conclusion}: ${o.error}` : `patchloop: ${o.conclusion}`),
@@ -553,6 +629,17 @@ class ActionRun {
       return 1;
     }
     return 0;
+  }
+
+  /**
+   * Where run_tests and bash save a full output they cut: a folder of its own, readable by the
+   * commands and the file tools, apart from the transcript.
+   */
+  private outputsDir(): string {
+    const dir = join(this.dir, 'outputs');
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+    chmodSync(dir, 0o755);
+    return dir;
   }
 
   private transcriptPathIfAny(): string | undefined {
@@ -583,10 +670,15 @@ class ActionRun {
       this.notice(choice.notice);
       return local;
     }
-    const name = `patchloop-transcript${this.task.number !== undefined ? `-${this.task.number}` : ''}-${this.runner.runId}-${this.runner.runAttempt}`;
     try {
-      const uploaded = await choice.uploader.upload(name, files, this.dir);
-      return uploaded.url ? `artifact [${name}](${uploaded.url})` : `artifact ${name}`;
+      const uploaded = await choice.uploader.uploadTranscript({
+        jsonlPath: this.transcriptPath,
+        htmlPath: files[1],
+        taskNumber: this.task.number,
+      });
+      this.artifactUrl = uploaded.url;
+      this.artifactName = uploaded.name;
+      return uploaded.url ? `artifact [${uploaded.name}](${uploaded.url})` : `artifact ${uploaded.name}`;
     } catch (err) {
       this.notice(`The transcript artifact could not be uploaded (${(err as Error).message}).`);
       return local;

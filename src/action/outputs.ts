@@ -11,6 +11,8 @@ export interface RunOutputs {
   prUrl?: string;
   commentUrl?: string;
   transcriptPath?: string;
+  /** the transcript artifact's page, when it was uploaded */
+  artifactUrl?: string;
   model?: string;
   turns?: number;
   usage?: Usage;
@@ -25,6 +27,7 @@ export function outputValues(o: RunOutputs): Record<string, string> {
     'pr-url': o.prUrl ?? '',
     'comment-url': o.commentUrl ?? '',
     'transcript-path': o.transcriptPath ?? '',
+    'artifact-url': o.artifactUrl ?? '',
     model: o.model ?? '',
     turns: String(o.turns ?? 0),
     'input-tokens': String(o.usage?.inputTokens ?? 0),

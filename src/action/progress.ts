@@ -1,6 +1,7 @@
 // The tracking comment while the run goes: a link to the run and a live checklist of tool steps.
 import type { AgentEvent } from '../agent/index.js';
 import { shortArgs } from '../report/format.js';
+import { neutralizeMentions } from '../report/mentions.js';
 
 interface Step {
   id: string;
@@ -82,8 +83,5 @@ export class ProgressBoard {
 
 /** Keeps text from a tool call from turning into markup or mentions in the comment. */
 function escapeInline(text: string): string {
-  return text
-    .replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'))
-    .replace(/@(?=\w)/g, '@\u200B')
-    .replace(/\n/g, ' ');
+  return neutralizeMentions(text.replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'))).replace(/\n/g, ' ');
 }

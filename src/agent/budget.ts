@@ -32,7 +32,7 @@ export function exhaustedBudget(limits: BudgetLimits, use: BudgetUse): BudgetSto
       budget: 'turns',
       limit: limits.maxTurns,
       used: use.turns,
-      message: `Stopped after ${use.turns} turns: the max-turns budget (${limits.maxTurns}) is used up.`,
+      message: `Stopped after ${use.turns} turn${use.turns === 1 ? '' : 's'}: the max-turns budget (${limits.maxTurns}) is used up.`,
     };
   }
   if (limits.timeoutMs !== undefined && use.elapsedMs >= limits.timeoutMs)

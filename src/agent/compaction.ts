@@ -1,4 +1,10 @@
-import type { Message, ToolCall, ToolResultMessage, UserMessage } from '../protocol/types.js';
+import type {
+  AssistantMessage,
+  Message,
+  ToolCall,
+  ToolResultMessage,
+  UserMessage,
+} from '../protocol/types.js';
 import { textOf, toolCallsOf } from '../protocol/types.js';
 
 // Compaction folds older turns into a short written account so a long run fits the model's
@@ -31,17 +37,27 @@ function messageChars(m: Message): number {
 /**
  * The context size in tokens: the last reported usage (which covers the system prompt, tools and
  * everything before it) plus an estimate of what was appended since. `baseTokens` stands in for
- * the system prompt and tools while no usage has been reported.
+ * the system prompt and tools while no usage has been reported. `reportedOf` reads a reply's
+ * usage (the loop leaves out what failed attempts of the turn were billed).
  */
-export function contextTokens(messages: readonly Message[], baseTokens = 0): number {
+export function contextTokens(
+  messages: readonly Message[],
+  baseTokens = 0,
+  reportedOf: (m: AssistantMessage) => number = reportedTokens,
+): number {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
     if (m.role !== 'assistant') continue;
-    const u = m.usage;
-    const reported = u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens + u.outputTokens;
+    const reported = reportedOf(m);
     if (reported > 0) return reported + estimateTokens(messages.slice(i + 1));
   }
   return baseTokens + estimateTokens(messages);
+}
+
+/** The tokens a reply's usage counts: its prompt (cached or not) and its output. */
+export function reportedTokens(m: AssistantMessage): number {
+  const u = m.usage;
+  return u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens + u.outputTokens;
 }
 
 export interface Compaction {
@@ -105,10 +121,9 @@ export function withNotes(task: UserMessage, notes: readonly string[]): UserMess
 }
 
 function describe(removed: readonly Message[]): string[] {
-  const results = new Map<string, ToolResultMessage>();
-  for (const m of removed) if (m.role === 'toolResult') results.set(m.toolCallId, m);
   const lines: string[] = [];
-  for (const m of removed) {
+  for (let i = 0; i < removed.length; i++) {
+    const m = removed[i]!;
     if (m.role === 'user') {
       const text = oneLine(textOf(m.content), 200);
       if (text) lines.push(`- (user) ${text}`);
@@ -116,7 +131,13 @@ function describe(removed: readonly Message[]): string[] {
     if (m.role !== 'assistant') continue;
     const said = oneLine(textOf(m.content), 300);
     if (said) lines.push(`- (you said) ${said}`);
-    for (const call of toolCallsOf(m)) lines.push(`- ${callLine(call, results.get(call.id))}`);
+    // The results after this turn, matched to its calls by position where an id repeats.
+    const results = new Map<string, ToolResultMessage[]>();
+    for (let j = i + 1; j < removed.length && removed[j]!.role === 'toolResult'; j++) {
+      const r = removed[j] as ToolResultMessage;
+      results.set(r.toolCallId, [...(results.get(r.toolCallId) ?? []), r]);
+    }
+    for (const call of toolCallsOf(m)) lines.push(`- ${callLine(call, results.get(call.id)?.shift())}`);
   }
   return lines;
 }

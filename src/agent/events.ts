@@ -3,6 +3,9 @@ import type { AssistantMessage, ErrorKind, ToolCall, ToolResultMessage, Usage } 
 
 export type BudgetKind = 'turns' | 'cost' | 'time';
 
+/** Why the loop asked the model to go on instead of ending the run. */
+export type ContinueReason = 'length' | 'empty' | 'malformed_call';
+
 /** Why older turns were folded into a summary. */
 export type CompactionReason = 'threshold' | 'context_length';
 
@@ -21,8 +24,10 @@ export type AgentEvent =
       status?: number;
       errorKind: ErrorKind;
       message: string;
+      /** What the failed attempt was billed (it is part of the turn's usage too). */
+      usage?: Usage;
     }
-  | { type: 'fallback'; turn: number; from: string; to: string; reason: string }
+  | { type: 'fallback'; turn: number; from: string; to: string; reason: string; usage?: Usage }
   | {
       type: 'compaction';
       reason: CompactionReason;
@@ -30,9 +35,14 @@ export type AgentEvent =
       tokensBefore: number;
       tokensAfter: number;
     }
-  /** The model was asked to go on after a reply cut off at the output limit. */
-  | { type: 'continue'; turn: number; reason: 'length' }
+  /**
+   * The model was asked to go on: after a reply cut off at the output limit (`length`), an empty
+   * `stop` turn (`empty`), or a tool call the API could not read (`malformed_call`).
+   */
+  | { type: 'continue'; turn: number; reason: ContinueReason }
   | { type: 'budget'; budget: BudgetKind; limit: number; used: number }
+  /** Something a provider SDK said by itself (a deprecation), for the transcript only. */
+  | { type: 'notice'; turn: number; source: string; message: string }
   | { type: 'cancel'; reason: string }
   | { type: 'error'; message: string; errorKind?: ErrorKind };
 
@@ -46,6 +56,7 @@ export function transcriptEventOf(
     case 'compaction':
     case 'budget':
     case 'cancel':
+    case 'notice':
     case 'error': {
       const { type, ...data } = e;
       return { kind: type, data };

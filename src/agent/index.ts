@@ -14,10 +14,18 @@
  *   loadAgentsMd(root): string | undefined   — AGENTS.md at the workspace root (no symlinks)
  *
  *   AgentEvent — progress for timelines and the tracking comment (turn_start, text_delta,
- *   turn_end, tool_start, tool_end with durationMs, retry, fallback, compaction, continue,
- *   budget, cancel, error).
+ *   turn_end, tool_start, tool_end with durationMs, retry and fallback with the usage billed for
+ *   what failed, compaction, continue (after a reply cut at the output limit, an empty stop turn
+ *   or a tool call the API could not read), budget, cancel, error, notice (what an SDK printed by
+ *   itself)).
+ *
+ *   How each stop reason is handled: toolUse runs the calls (every call, also where the provider
+ *   repeated an id); stop ends the run, except an empty one, which gets one nudge; length runs the
+ *   calls and asks the model to continue (three in a row end the run); error compacts on a
+ *   context-length error (as often as needed: once per overflow since the last successful turn),
+ *   tells the model about a malformed call, or ends the run; aborted closes every open call.
  */
 export { runAgent, type AgentOptions, type AgentResult, type AgentConclusion } from './loop.js';
 export { buildSystemPrompt, loadAgentsMd, type SystemPromptOptions } from './system-prompt.js';
-export type { AgentEvent, BudgetKind, CompactionReason } from './events.js';
+export type { AgentEvent, BudgetKind, CompactionReason, ContinueReason } from './events.js';
 export { estimateTokens, contextTokens, compactMessages } from './compaction.js';

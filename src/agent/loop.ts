@@ -2,18 +2,11 @@ import { ToolRegistry } from '../protocol/execute.js';
 import { errorResult, syntheticReason, unansweredCalls } from '../protocol/pairing.js';
 import type { AnyAgentTool, ToolDefinition } from '../protocol/tool.js';
 import type { TranscriptWriter } from '../protocol/transcript.js';
-import type {
-  AssistantMessage,
-  Message,
-  ToolCall,
-  ToolResultMessage,
-  Usage,
-  UserMessage,
-} from '../protocol/types.js';
+import type { AssistantMessage, Message, ToolResultMessage, Usage, UserMessage } from '../protocol/types.js';
 import { addUsage, emptyUsage, textOf, toolCallsOf } from '../protocol/types.js';
 import type { Provider } from '../providers/types.js';
 import { exhaustedBudget, timeStop, type BudgetStop } from './budget.js';
-import { compactMessages, contextTokens, estimateTokens } from './compaction.js';
+import { compactMessages, contextTokens, estimateTokens, reportedTokens } from './compaction.js';
 import { createEmitter, type AgentEvent, type BudgetKind, type CompactionReason } from './events.js';
 import { runToolCalls } from './tool-calls.js';
 
@@ -64,10 +57,21 @@ const COMPACT_AT = 0.75;
 const KEEP_SHARE = 0.3;
 /** Replies cut off by the output limit in a row before the run gives up. */
 const MAX_LENGTH_STOPS = 3;
+/** Empty `stop` turns in a row: the first gets a nudge, the second ends the run. */
+const MAX_EMPTY_STOPS = 2;
+/** Unreadable tool calls in a row (Gemini MALFORMED_FUNCTION_CALL) before the run gives up. */
+const MAX_MALFORMED_CALLS = 3;
 
 const CONTINUE_AFTER_LENGTH =
   'Your last reply was cut off at the output token limit. Continue from where you stopped. ' +
   'Keep replies short and split large changes into several smaller edit_file calls.';
+
+const NUDGE_AFTER_EMPTY = 'You stopped without saying anything; finish the task or say why not.';
+
+const feedbackAfterMalformed = (detail: string): string =>
+  `Your last tool call could not be read, so it did not run (${detail}). ` +
+  'Call the tool again with arguments that are one JSON object matching its parameters, ' +
+  'and make one call at a time if several failed.';
 
 /**
  * Runs the agent loop: ask the model, run the tool calls it makes, append the results, repeat,
@@ -79,6 +83,29 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
 
 type Ending = { conclusion: AgentConclusion; error?: string; budget?: BudgetKind };
 
+/** What a stop-reason handler decides: end the run, or (undefined) ask the model again. */
+type Next = Ending | undefined;
+
+/**
+ * The counters that decide when the loop gives up on a kind of turn. Each counts turns of its
+ * kind in a row; `progress()` resets them all after a turn that moved the work on (a reply with
+ * text or tool calls), so a long session can hit each of them again and again.
+ */
+class Streaks {
+  lengthStops = 0;
+  emptyStops = 0;
+  malformedCalls = 0;
+  /** A compaction was made for a context-length error and no turn has succeeded since. */
+  compactedForError = false;
+
+  progress(): void {
+    this.lengthStops = 0;
+    this.emptyStops = 0;
+    this.malformedCalls = 0;
+    this.compactedForError = false;
+  }
+}
+
 class AgentRun {
   private readonly now: () => number;
   private readonly started: number;
@@ -87,6 +114,7 @@ class AgentRun {
   private stopCause: 'cancel' | 'time' | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
+  // The run's state, all of it: the record, what the model sees, the counters, the totals.
   private readonly history: Message[] = [];
   /** What the model sees: the history, possibly compacted. */
   private context: Message[] = [];
@@ -94,10 +122,19 @@ class AgentRun {
   private notes: string[] = [];
   /** True from a compaction until the next reply (see contextSize). */
   private compacted = false;
+  private readonly streaks = new Streaks();
   private usage: Usage = emptyUsage();
   private turns = 0;
   private readonly models: string[] = [];
   private lastTurnCost: number | undefined;
+  /**
+   * Per reply, the tokens its last attempt reported: its usage also counts the failed attempts
+   * of its turn (they were billed), which are no measure of the context.
+   */
+  private readonly attemptTokens = new WeakMap<AssistantMessage, number>();
+  private registry!: ToolRegistry;
+  private definitions: ToolDefinition[] = [];
+  private baseTokens = 0;
 
   constructor(private readonly o: AgentOptions) {
     this.now = o.now ?? Date.now;
@@ -129,9 +166,9 @@ class AgentRun {
     this.stop.abort(new Error(cause === 'time' ? 'the time budget ran out' : 'the run was cancelled'));
   }
 
-  private async loop(): Promise<Ending> {
-    const registry = new ToolRegistry(this.o.tools);
-    const definitions: ToolDefinition[] = registry.tools.map(({ name, description, parameters }) => ({
+  private start(): void {
+    this.registry = new ToolRegistry(this.o.tools);
+    this.definitions = this.registry.tools.map(({ name, description, parameters }) => ({
       name,
       description,
       parameters,
@@ -142,14 +179,18 @@ class AgentRun {
         : this.o.task;
     this.task = task;
     this.append(task);
-
-    const window = this.o.contextWindow ?? this.o.provider.contextWindow;
-    const baseTokens = estimateTokens([
-      { role: 'user', content: this.o.systemPrompt + JSON.stringify(definitions), timestamp: 0 },
+    this.baseTokens = estimateTokens([
+      { role: 'user', content: this.o.systemPrompt + JSON.stringify(this.definitions), timestamp: 0 },
     ]);
-    let lengthStops = 0;
-    let compactedForError = false;
+  }
 
+  /** The window of the model that answers next: read every turn, since a fallback changes it. */
+  private window(): number | undefined {
+    return this.o.contextWindow ?? this.o.provider.contextWindow;
+  }
+
+  private async loop(): Promise<Ending> {
+    this.start();
     for (;;) {
       if (this.stop.signal.aborted) return this.stopped();
       const over = exhaustedBudget(
@@ -162,86 +203,136 @@ class AgentRun {
         },
       );
       if (over) return this.budgetEnding(over);
-      if (window && this.contextSize(baseTokens) > window * COMPACT_AT) {
-        this.compact('threshold', window * KEEP_SHARE, baseTokens);
-      }
+      const window = this.window();
+      if (window && this.contextSize() > window * COMPACT_AT) this.compact('threshold', window * KEEP_SHARE);
 
       const turn = ++this.turns;
       this.emit({ type: 'turn_start', turn, model: this.o.provider.model });
-      const message = await this.ask(turn, definitions);
-      this.record(message);
-      this.usage = addUsage(this.usage, message.usage);
-      this.lastTurnCost = message.usage.costUsd;
-      if (message.model && !this.models.includes(message.model)) this.models.push(message.model);
-      this.emit({ type: 'turn_end', turn, message, usage: this.usage });
-
-      const calls = uniqueCalls(toolCallsOf(message));
-      switch (message.stopReason) {
-        case 'aborted':
-          this.closeCalls(message);
-          return this.stopped(message.errorMessage);
-        case 'error': {
-          this.closeCalls(message);
-          const reason = message.errorMessage ?? 'the model request failed';
-          if (message.errorKind === 'context_length' && !compactedForError && calls.length === 0) {
-            compactedForError = true;
-            const target = window ? window * KEEP_SHARE : this.contextSize(baseTokens) / 2;
-            if (this.compact('context_length', target, baseTokens)) continue;
-          }
-          this.emit({
-            type: 'error',
-            message: reason,
-            ...(message.errorKind ? { errorKind: message.errorKind } : {}),
-          });
-          return { conclusion: 'failure', error: reason };
-        }
-        case 'stop':
-        case 'toolUse':
-        case 'length':
-          break;
-        default: {
-          const unknown: never = message.stopReason;
-          return { conclusion: 'failure', error: `Unknown stop reason ${String(unknown)}` };
-        }
-      }
-
-      this.context.push(message);
-      this.compacted = false;
-      if (calls.length > 0) {
-        await runToolCalls(calls, {
-          registry,
-          signal: this.stop.signal,
-          turn,
-          emit: this.emit,
-          now: this.now,
-          onResult: (r) => this.append(r),
-        });
-      }
-      if (this.stop.signal.aborted) return this.stopped();
-
-      if (message.stopReason === 'length') {
-        if (++lengthStops >= MAX_LENGTH_STOPS) {
-          return {
-            conclusion: 'failure',
-            error: `The model's replies hit the output token limit ${lengthStops} times in a row.`,
-          };
-        }
-        this.emit({ type: 'continue', turn, reason: 'length' });
-        this.append({ role: 'user', content: CONTINUE_AFTER_LENGTH, timestamp: this.now() });
-        continue;
-      }
-      lengthStops = 0;
-      if (calls.length === 0) return { conclusion: 'success' };
+      const message = await this.ask(turn);
+      this.account(turn, message);
+      const next = await this.handle(turn, message);
+      if (next) return next;
     }
   }
 
+  /** One handler per stop reason. */
+  private handle(turn: number, message: AssistantMessage): Promise<Next> | Next {
+    switch (message.stopReason) {
+      case 'aborted':
+        this.closeCalls(message);
+        return this.stopped(message.errorMessage);
+      case 'error':
+        return this.onError(turn, message);
+      case 'length':
+        return this.onLength(turn, message);
+      case 'toolUse':
+      case 'stop':
+        return this.onReply(turn, message);
+      default: {
+        const unknown: never = message.stopReason;
+        return { conclusion: 'failure', error: `Unknown stop reason ${String(unknown)}` };
+      }
+    }
+  }
+
+  /** A failed turn (after the provider's retries and fallback): compact, tell the model, or end. */
+  private onError(turn: number, message: AssistantMessage): Next {
+    this.closeCalls(message);
+    const reason = message.errorMessage ?? 'the model request failed';
+    const kind = message.errorKind;
+    if (kind === 'context_length' && !this.streaks.compactedForError && toolCallsOf(message).length === 0) {
+      // The only compaction path where the window is unknown (OpenAI-compatible servers).
+      this.streaks.compactedForError = true;
+      const window = this.window();
+      const target = window ? window * KEEP_SHARE : this.contextSize() / 2;
+      if (this.compact('context_length', target)) return undefined;
+    }
+    if (kind === 'malformed_call' && ++this.streaks.malformedCalls < MAX_MALFORMED_CALLS) {
+      // The model's slip, like invalid arguments: it is told and tries again. Its text stays.
+      this.context.push(message);
+      this.emit({ type: 'continue', turn, reason: 'malformed_call' });
+      this.append({ role: 'user', content: feedbackAfterMalformed(reason), timestamp: this.now() });
+      return undefined;
+    }
+    this.emit({ type: 'error', message: reason, ...(kind ? { errorKind: kind } : {}) });
+    return { conclusion: 'failure', error: reason };
+  }
+
+  /** A reply cut at the output limit: its calls run (a cut one gets an error), then "continue". */
+  private async onLength(turn: number, message: AssistantMessage): Promise<Next> {
+    const stopped = await this.accept(turn, message);
+    if (stopped) return stopped;
+    const streak = ++this.streaks.lengthStops;
+    this.streaks.emptyStops = 0;
+    this.streaks.malformedCalls = 0;
+    this.streaks.compactedForError = false;
+    if (streak >= MAX_LENGTH_STOPS) {
+      return {
+        conclusion: 'failure',
+        error: `The model's replies hit the output token limit ${streak} times in a row.`,
+      };
+    }
+    this.emit({ type: 'continue', turn, reason: 'length' });
+    this.append({ role: 'user', content: CONTINUE_AFTER_LENGTH, timestamp: this.now() });
+    return undefined;
+  }
+
+  /** A complete reply: run its calls, or end the run when it has none (nudging an empty one). */
+  private async onReply(turn: number, message: AssistantMessage): Promise<Next> {
+    const calls = toolCallsOf(message).length;
+    const said = textOf(message.content).trim() !== '';
+    if (calls === 0 && !said) {
+      // Claude and Gemini sometimes end a turn after tool results with nothing at all.
+      if (++this.streaks.emptyStops >= MAX_EMPTY_STOPS) {
+        const error = `The model stopped ${this.streaks.emptyStops} times in a row without a word or a tool call, so the run ended without a final message.`;
+        this.emit({ type: 'error', message: error });
+        return { conclusion: 'failure', error };
+      }
+      this.emit({ type: 'continue', turn, reason: 'empty' });
+      this.append({ role: 'user', content: NUDGE_AFTER_EMPTY, timestamp: this.now() });
+      return undefined;
+    }
+    this.streaks.progress();
+    const stopped = await this.accept(turn, message);
+    if (stopped) return stopped;
+    return calls === 0 ? { conclusion: 'success' } : undefined;
+  }
+
+  /** Puts a reply into the context and runs its calls; returns an ending when the run stopped. */
+  private async accept(turn: number, message: AssistantMessage): Promise<Next> {
+    this.context.push(message);
+    this.compacted = false;
+    const calls = toolCallsOf(message);
+    if (calls.length > 0) {
+      await runToolCalls(calls, {
+        registry: this.registry,
+        signal: this.stop.signal,
+        turn,
+        emit: this.emit,
+        now: this.now,
+        onResult: (r) => this.append(r),
+      });
+    }
+    return this.stop.signal.aborted ? this.stopped() : undefined;
+  }
+
+  /** Records a turn's message, its usage (every attempt the provider billed) and its model. */
+  private account(turn: number, message: AssistantMessage): void {
+    this.record(message);
+    this.usage = addUsage(this.usage, message.usage);
+    this.lastTurnCost = message.usage.costUsd;
+    if (message.model && !this.models.includes(message.model)) this.models.push(message.model);
+    this.emit({ type: 'turn_end', turn, message, usage: this.usage });
+  }
+
   /** Streams one turn; always returns a final message (a failure becomes an `error` message). */
-  private async ask(turn: number, tools: ToolDefinition[]): Promise<AssistantMessage> {
+  private async ask(turn: number): Promise<AssistantMessage> {
     const { provider } = this.o;
     let final: AssistantMessage | undefined;
+    let failedAttempts = 0;
     try {
       const stream = provider.stream(
-        { systemPrompt: this.o.systemPrompt, messages: [...this.context], tools },
+        { systemPrompt: this.o.systemPrompt, messages: [...this.context], tools: this.definitions },
         { signal: this.stop.signal, ...(this.o.maxTokens ? { maxTokens: this.o.maxTokens } : {}) },
       );
       for await (const e of stream) {
@@ -251,14 +342,24 @@ class AgentRun {
             break;
           case 'retry': {
             const { type: _t, ...rest } = e;
+            if (e.usage) failedAttempts += usageTokens(e.usage);
             this.emit({ type: 'retry', turn, ...rest });
             break;
           }
-          case 'fallback':
-            this.emit({ type: 'fallback', turn, from: e.from, to: e.to, reason: e.reason });
+          case 'fallback': {
+            const { type: _t, ...rest } = e;
+            // The primary's whole bill for the turn, its retries included.
+            if (e.usage) failedAttempts = usageTokens(e.usage);
+            this.emit({ type: 'fallback', turn, ...rest });
+            break;
+          }
+          case 'notice':
+            this.emit({ type: 'notice', turn, source: e.source, message: e.message });
             break;
           case 'done':
             final = e.message;
+            if (failedAttempts > 0)
+              this.attemptTokens.set(final, Math.max(0, reportedTokens(final) - failedAttempts));
             break;
           default:
             break;
@@ -308,7 +409,7 @@ class AgentRun {
       message.stopReason === 'aborted' && this.stopCause === 'time'
         ? 'Tool call not run: the time budget ran out before the tool ran.'
         : syntheticReason(message);
-    for (const call of uniqueCalls(toolCallsOf(message))) this.record(errorResult(call, reason, this.now()));
+    for (const call of toolCallsOf(message)) this.record(errorResult(call, reason, this.now()));
   }
 
   /**
@@ -316,15 +417,15 @@ class AgentRun {
    * compaction it describes a context that no longer exists, so until the next reply the size
    * is estimated from the messages alone.
    */
-  private contextSize(baseTokens: number): number {
+  private contextSize(): number {
     return this.compacted
-      ? baseTokens + estimateTokens(this.context)
-      : contextTokens(this.context, baseTokens);
+      ? this.baseTokens + estimateTokens(this.context)
+      : contextTokens(this.context, this.baseTokens, (m) => this.attemptTokens.get(m) ?? reportedTokens(m));
   }
 
-  private compact(reason: CompactionReason, keepTokens: number, baseTokens: number): boolean {
+  private compact(reason: CompactionReason, keepTokens: number): boolean {
     if (!this.task) return false;
-    const before = this.contextSize(baseTokens);
+    const before = this.contextSize();
     const result = compactMessages(this.context, keepTokens, { task: this.task, notes: this.notes });
     if (!result) return false;
     this.context = result.messages;
@@ -335,7 +436,7 @@ class AgentRun {
       reason,
       removedMessages: result.removed,
       tokensBefore: before,
-      tokensAfter: baseTokens + estimateTokens(result.messages),
+      tokensAfter: this.baseTokens + estimateTokens(result.messages),
     });
     return true;
   }
@@ -379,8 +480,6 @@ class AgentRun {
   }
 }
 
-/** A call id repeated within a turn is one call (the pairing rule): only its first occurrence runs. */
-function uniqueCalls(calls: ToolCall[]): ToolCall[] {
-  const seen = new Set<string>();
-  return calls.filter((c) => !seen.has(c.id) && seen.add(c.id));
+function usageTokens(u: Usage): number {
+  return u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens + u.outputTokens;
 }

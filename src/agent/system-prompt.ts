@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync, constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface SystemPromptOptions {
@@ -6,8 +6,14 @@ export interface SystemPromptOptions {
   repository?: string;
   /** Names of the tools offered (their definitions travel with every request). */
   toolNames?: readonly string[];
-  /** The repository's AGENTS.md text, when it has one. */
+  /** The repository's AGENTS.md text, when it has one: the maintainers' own version only. */
   agentsMd?: string;
+  /**
+   * Where that text was read, said to the model when it is not the checkout's own file (on a PR
+   * from a fork the checkout holds the contributor's version; the trusted one comes from the base
+   * branch).
+   */
+  agentsMdSource?: string;
   /** The `instructions` input. */
   instructions?: string;
 }
@@ -31,8 +37,9 @@ export function buildSystemPrompt(options: SystemPromptOptions = {}): string {
   if (options.toolNames && options.toolNames.length > 0)
     parts.push(`Tools: ${options.toolNames.join(', ')}.`);
   if (options.agentsMd && options.agentsMd.trim()) {
+    const from = options.agentsMdSource ? `, ${options.agentsMdSource}` : '';
     parts.push(
-      `The repository's AGENTS.md (its maintainers' notes for agents):\n<agents-md>\n${cut(options.agentsMd.trim(), AGENTS_MD_LIMIT)}\n</agents-md>`,
+      `The repository's AGENTS.md (its maintainers' notes for agents${from}):\n<agents-md>\n${cut(options.agentsMd.trim(), AGENTS_MD_LIMIT)}\n</agents-md>`,
     );
   }
   if (options.instructions && options.instructions.trim()) {
@@ -47,21 +54,35 @@ function cut(text: string, max: number): string {
 }
 
 /**
- * Reads AGENTS.md at the workspace root. A symbolic link is not followed, so the file cannot
- * pull text from outside the workspace into the prompt.
+ * Reads AGENTS.md at the workspace root: a regular file only, opened without following a
+ * symbolic link (which could pull text from outside the workspace into the prompt) and without
+ * blocking (a FIFO named AGENTS.md would otherwise hang the run in open(2) before it starts),
+ * and at most a few times the prompt's limit.
  */
 export function loadAgentsMd(root: string): string | undefined {
+  const text = readRegularFile(join(root, 'AGENTS.md'), AGENTS_MD_LIMIT * 4);
+  return text === undefined ? undefined : text.toString('utf8');
+}
+
+// The tools' safe-fs module is growing a shared helper for this; until it is there, the few
+// lines it takes live here.
+function readRegularFile(path: string, maxBytes: number): Buffer | undefined {
   let fd: number;
   try {
-    fd = openSync(join(root, 'AGENTS.md'), constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
     return undefined;
   }
   try {
     if (!fstatSync(fd).isFile()) return undefined;
-    const buf = Buffer.alloc(AGENTS_MD_LIMIT * 4 + 1);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    return buf.subarray(0, n).toString('utf8');
+    const buf = Buffer.alloc(maxBytes);
+    let n = 0;
+    while (n < buf.length) {
+      const got = readSync(fd, buf, n, buf.length - n, n);
+      if (got === 0) break;
+      n += got;
+    }
+    return buf.subarray(0, n);
   } catch {
     return undefined;
   } finally {

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { parseArgs as parseNodeArgs } from 'node:util';
 import { UsageError } from './io.js';
 
@@ -54,4 +55,16 @@ export function positiveNumber(name: string, value: string | undefined): number 
     throw new UsageError(`--${name} must be a positive number, got "${value}"`);
   }
   return n;
+}
+
+/** A `--repo`-style folder that must exist; a UsageError that says so otherwise (not git's message). */
+export function existingFolder(flag: string, path: string): string {
+  let isFolder = false;
+  try {
+    isFolder = statSync(path).isDirectory();
+  } catch {
+    // missing or unreadable: said below
+  }
+  if (!isFolder) throw new UsageError(`--${flag} ${path} is not a folder`);
+  return path;
 }

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { inspectJson, renderInspectText } from '../report/inspect.js';
-import { loadRunView, TranscriptFileError } from '../report/load.js';
+import { loadRunView } from '../report/load.js';
 import type { RunView } from '../report/model.js';
 import { parseFlags } from './args.js';
 import { UsageError, type CliCommand, type CliIO } from './io.js';
@@ -11,22 +11,20 @@ Prints a run's timeline: the task, each turn (model, stop reason, tokens, cost),
 (arguments, ok or error, duration, first lines of output), events, errors and totals.
   --json   one JSON object instead: turns, totals, tools (calls and errors per tool), errors, events`;
 
-/** Loads the transcript named by the first positional; file problems are usage errors. */
+/**
+ * Loads the transcript named by the first positional. A missing positional is a usage error (exit
+ * 2); a file that cannot be read or is no transcript throws TranscriptFileError (exit 1).
+ */
 export async function loadFromArgs(
   command: string,
   positionals: string[],
   io: CliIO,
 ): Promise<{ path: string; view: RunView }> {
   const [file, ...extra] = positionals;
-  if (!file) throw new UsageError(`${command}: missing the transcript FILE.jsonl`);
-  if (extra.length > 0) throw new UsageError(`${command}: unexpected argument "${extra[0]}"`);
+  if (!file) throw new UsageError(`missing the transcript FILE.jsonl (patchloop ${command} FILE.jsonl)`);
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
   const path = resolve(io.cwd, file);
-  try {
-    return { path, view: await loadRunView(path) };
-  } catch (err) {
-    if (err instanceof TranscriptFileError) throw new UsageError(`${command}: ${err.message}`);
-    throw err;
-  }
+  return { path, view: await loadRunView(path) };
 }
 
 export const inspectCommand: CliCommand = async (argv, io) => {

@@ -44,13 +44,17 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       await load()
     )(rest, io);
   } catch (err) {
+    // Messages are prefixed here, once: a command's own "inspect: …" would read "patchloop inspect: inspect: …".
+    const message = (err instanceof Error ? err.message : String(err)).replace(
+      new RegExp(`^(?:patchloop )?${command}: `),
+      '',
+    );
     if (err instanceof UsageError) {
-      io.stderr.write(
-        `patchloop ${command}: ${err.message}\nRun \`patchloop ${command} --help\` for usage.\n`,
-      );
+      io.stderr.write(`patchloop ${command}: ${message}\nRun \`patchloop ${command} --help\` for usage.\n`);
       return 2;
     }
-    io.stderr.write(`patchloop ${command}: ${err instanceof Error ? err.message : String(err)}\n`);
+    // Not a usage error (a file that cannot be read, a failed write): the usage hint would mislead.
+    io.stderr.write(`patchloop ${command}: ${message}\n`);
     return 1;
   }
 }

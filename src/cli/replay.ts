@@ -8,6 +8,7 @@ import { cut, oneLine, safeJson, shortArgs } from '../report/format.js';
 import { terminalSafe } from '../report/inspect.js';
 import {
   recordedBaseCommit,
+  recordedTempDirs,
   recordedWorkspace,
   replayRun,
   toolOptionsFromSession,
@@ -93,12 +94,7 @@ export const replayCommand: CliCommand = async (argv, io: CliIO) => {
   const recordedRoot = recordedWorkspace(view.session);
   const normalize = {
     workspaces: [realpathOr(root), ...(recordedRoot ? [recordedRoot] : [])],
-    tmpdirs: [
-      tmp,
-      realpathOr(tmp),
-      '/tmp',
-      ...(typeof view.session?.tmpdir === 'string' ? [view.session.tmpdir] : []),
-    ],
+    tmpdirs: [tmp, realpathOr(tmp), '/tmp', ...recordedTempDirs(view.session)],
   };
   const interrupt = watchInterrupts();
   try {

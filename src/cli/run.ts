@@ -1,17 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { buildSystemPrompt, loadAgentsMd, runAgent, type AgentResult } from '../agent/index.js';
 import {
-  branchExists,
-  commitToNewBranch,
   defaultBranchName,
-  isValidBranchName,
+  describeLeftOut,
   openCheckout,
-  unusedBranchName,
-  type Checkout,
-  type LocalCommit,
-} from '../git/local.js';
+  type ChangedFile,
+  type OpenedCheckout as Checkout,
+} from '../git/index.js';
 import { createRedactor, secretsFromEnv } from '../protocol/redact.js';
 import type { Redactor } from '../protocol/transcript.js';
 import { TranscriptWriter } from '../protocol/transcript.js';
@@ -19,8 +17,9 @@ import { preloadProvider } from '../providers/index.js';
 import { PROVIDER_NAMES, type ProviderName } from '../providers/types.js';
 import { renderSummaryText, toolLogFromMessages } from '../report/summary.js';
 import { createWorkspaceTools } from '../tools/index.js';
-import { createSandbox } from '../tools/sandbox.js';
-import { parseFlags, positiveInt, positiveNumber } from './args.js';
+import { isInside } from '../tools/safe-fs.js';
+import { createSandbox } from '../sandbox/index.js';
+import { existingFolder, parseFlags, positiveInt, positiveNumber } from './args.js';
 import { watchInterrupts } from './interrupt.js';
 import { UsageError, type CliCommand, type CliIO } from './io.js';
 import { loadModel, type CliModel } from './model.js';
@@ -100,7 +99,14 @@ export const runCommand: CliCommand = async (argv, io) => {
   }
   // The SDK loads while git checks the checkout.
   if (!flags.replay) preloadProvider(provider);
-  const checkout = await cleanCheckout(resolve(io.cwd, flags.repo ?? '.'), flags.branch);
+  const checkout = await cleanCheckout(
+    existingFolder('repo', resolve(io.cwd, flags.repo ?? '.')),
+    flags.branch,
+  );
+  // Before the first command, beside the rest of the start-up: patchloop's git then uses a
+  // private git dir and reads nothing a command may write under the checkout's .git.
+  const isolating = checkout.repo.isolate();
+  isolating.catch(() => undefined);
   const model = loadModel(
     {
       provider: provider as ProviderName,
@@ -131,27 +137,51 @@ export const runCommand: CliCommand = async (argv, io) => {
   if (sandboxMode !== 'auto' && sandboxMode !== 'off') {
     throw new UsageError(`--sandbox must be auto or off, got "${sandboxMode}"`);
   }
-  // The transcript is redacted and holds nothing the commands may not see, so its folder (which may
-  // be /tmp or a parent of the checkout) is left as it is; only a runner's temp folder, where
-  // actions/checkout keeps its credential, is closed to them.
+  // Full outputs that run_tests and bash cut go to a folder of their own, which commands and the
+  // file tools may read; the transcript stays apart.
+  const outputsDir = join(tmpdir(), 'patchloop', id, 'outputs');
+  mkdirSync(outputsDir, { recursive: true, mode: 0o755 });
+  chmodSync(outputsDir, 0o755);
+  // Only once patchloop's own git work is done: the sandbox's ACL walk must not race git.
+  await isolating;
+  // A set-up that fails throws (the run stops before the first model request); `unavailable`
+  // means isolation cannot be had here, or --sandbox off asked for none.
   const sandbox = await createSandbox({
     workspace: checkout.root,
     mode: sandboxMode,
-    privateDirs: io.env.RUNNER_TEMP ? [io.env.RUNNER_TEMP] : [],
+    privateDirs: [
+      ...(io.env.RUNNER_TEMP ? [io.env.RUNNER_TEMP] : []),
+      ...[dirname(transcriptPath)].filter((d) => !isInside(checkout.root, d)),
+    ],
+    readOnlyDirs: [outputsDir],
     env: io.env,
+  }).catch((err: Error) => {
+    throw new Error(
+      `the command sandbox could not be set up, so nothing was run: ${err.message} (--sandbox off runs commands as you, unisolated)`,
+    );
   });
-  if (!sandbox.isolated && sandboxMode === 'auto') {
+  // --sandbox off is the user's own choice; under auto, commands that cannot be isolated are not offered.
+  const commands = sandbox.kind === 'isolated' || sandboxMode === 'off';
+  if (!commands) {
     io.stderr.write(
-      `patchloop: commands run as you (${sandbox.reason}); they can read this shell's environment.\n`,
+      `patchloop: run_tests${allowBash ? ' and bash are' : ' is'} not offered: commands cannot be isolated here (${sandbox.reason}). --sandbox off runs them as you, with access to this shell's files.\n`,
     );
   }
   const tools = createWorkspaceTools({
+    git: checkout.repo.toolGit(),
     root: checkout.root,
-    allowBash,
+    allowBash: allowBash && commands,
+    commands,
     testCommand,
     env: io.env,
-    artifactsDir: dirname(transcriptPath),
-    ...(sandbox.sandbox ? { sandbox: sandbox.sandbox } : {}),
+    artifactsDir: outputsDir,
+    ...(sandbox.kind === 'isolated' ? { sandbox: sandbox.sandbox } : {}),
+  });
+  const systemPrompt = buildSystemPrompt({
+    repository: basename(checkout.root),
+    toolNames: tools.map((t) => t.name),
+    agentsMd: loadAgentsMd(checkout.root),
+    instructions: flags.instructions,
   });
   transcript.session({
     id,
@@ -163,9 +193,12 @@ export const runCommand: CliCommand = async (argv, io) => {
     workspace: checkout.root,
     baseCommit: checkout.head,
     allowBash,
-    isolated: sandbox.isolated,
+    isolated: sandbox.kind === 'isolated',
     ...(testCommand ? { testCommand } : {}),
     ...(model.scripted ? { scripted: true, note: model.scripted } : {}),
+    // for the HTML page: what the model was told and offered
+    systemPrompt,
+    tools: tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
   });
 
   const timeline = createTimeline(io.stderr);
@@ -175,12 +208,7 @@ export const runCommand: CliCommand = async (argv, io) => {
     const result = await runAgent({
       provider: model.provider,
       tools,
-      systemPrompt: buildSystemPrompt({
-        repository: basename(checkout.root),
-        toolNames: tools.map((t) => t.name),
-        agentsMd: loadAgentsMd(checkout.root),
-        instructions: flags.instructions,
-      }),
+      systemPrompt,
       task,
       maxTurns,
       maxCostUsd,
@@ -194,12 +222,22 @@ export const runCommand: CliCommand = async (argv, io) => {
   } finally {
     timeline.close();
     interrupt.dispose();
+    if (sandbox.kind === 'isolated') {
+      await sandbox
+        .dispose()
+        .catch((err: Error) =>
+          io.stderr.write(`patchloop: the sandbox was not taken down: ${err.message}\n`),
+        );
+    }
   }
 };
 
 /** The checkout holding `dir`, refused when it has uncommitted work or `branch` cannot be used. */
 async function cleanCheckout(dir: string, branch: string | undefined): Promise<Checkout> {
-  const checkout = await openCheckout(dir).catch((err: Error) => {
+  const checkout = await openCheckout(dir, {
+    identitySource: 'user',
+    fallbackIdentity: FALLBACK_AUTHOR,
+  }).catch((err: Error) => {
     throw new UsageError(err.message);
   });
   const { dirty } = checkout;
@@ -210,17 +248,16 @@ async function cleanCheckout(dir: string, branch: string | undefined): Promise<C
     );
   }
   if (branch !== undefined) {
-    if (!(await isValidBranchName(checkout.root, branch))) {
+    if (!(await checkout.repo.isValidBranchName(branch))) {
       throw new UsageError(`--branch "${branch}" is not a valid branch name`);
     }
-    if (await branchExists(checkout.root, branch)) throw new UsageError(`--branch ${branch} already exists`);
+    if (await checkout.repo.branchExists(branch)) throw new UsageError(`--branch ${branch} already exists`);
   }
   return checkout;
 }
 
 function openTranscript(path: string, root: string, redact: Redactor, io: CliIO): TranscriptWriter {
-  const rel = relative(root, path);
-  if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
+  if (isInside(resolve(path), root)) {
     throw new UsageError(
       `--transcript must be outside the checkout (${root}): nothing of patchloop's own is committed`,
     );
@@ -300,12 +337,20 @@ async function finish({
       ...(commit ? { branch: commit.branch, commitSha: commit.sha } : {}),
       ...(error ? { error } : {}),
       ...(result.finalText ? { finalMessage: result.finalText } : {}),
-      ...(model.scripted ? { notices: [model.scripted] } : {}),
+      notices: [model.scripted, commit?.leftOut].filter((n): n is string => !!n),
     },
     { redact },
   );
   io.stdout.write(summary);
   return commitError ? 1 : (EXIT[conclusion] ?? 1);
+}
+
+interface LocalCommit {
+  branch: string;
+  sha: string;
+  files: ChangedFile[];
+  /** what was not committed and why, for the summary */
+  leftOut?: string;
 }
 
 async function commitWork(
@@ -314,7 +359,8 @@ async function commitWork(
   result: AgentResult,
   branch: string | undefined,
 ): Promise<LocalCommit | undefined> {
-  const name = branch ?? (await unusedBranchName(checkout.root, defaultBranchName(task, new Date())));
+  const repo = checkout.repo;
+  const name = branch ?? (await repo.unusedBranchName(defaultBranchName(task, new Date())));
   const title = task.split('\n')[0]!.trim();
   const message = [
     `patchloop: ${title.length > 60 ? `${title.slice(0, 59)}…` : title}`,
@@ -324,5 +370,11 @@ async function commitWork(
     `Outcome: ${result.conclusion}${result.error ? ` (${result.error})` : ''}`,
     `Model: ${result.models.join(', ') || 'none'}; turns: ${result.turns}`,
   ].join('\n');
-  return commitToNewBranch(checkout.root, { branch: name, message, fallbackAuthor: FALLBACK_AUTHOR });
+  const { commit, leftOut } = await repo.commitChanges(message, { branch: name });
+  // The checkout is left on the new branch with the commit (CONTRACT §8).
+  if (commit) await repo.writeBack();
+  await repo.dispose().catch(() => undefined);
+  if (!commit) return undefined;
+  const left = describeLeftOut(leftOut);
+  return { branch: name, sha: commit.sha, files: commit.files, ...(left ? { leftOut: left } : {}) };
 }

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../agent/index.js';
 import type { ToolCall } from '../protocol/types.js';
 import { textOf } from '../protocol/types.js';
+import { errorGist } from '../report/format.js';
 
 // The live timeline of `patchloop run` on stderr: one line per tool call and notable event; on a
 // terminal, a status line with a spinner below them shows what is running right now.
@@ -33,6 +34,7 @@ export function createTimeline(out: TimelineOutput, options: TimelineOptions = {
   let frame = 0;
   let timer: ReturnType<typeof setInterval> | undefined;
   const running = new Map<string, ToolCall>();
+  let shownError: string | undefined;
 
   const clearStatus = (): void => {
     if (tty && status) out.write('\r\x1b[2K');
@@ -63,7 +65,13 @@ export function createTimeline(out: TimelineOutput, options: TimelineOptions = {
   };
   const line = (text: string): void => {
     clearStatus();
-    out.write(`${text}\n`);
+    // On a terminal a line that wraps breaks the layout; elsewhere (a log file, CI) keep it whole.
+    const width = tty ? (out.columns ?? 80) : undefined;
+    const shown =
+      width !== undefined && [...text].length > width - 1
+        ? `${[...text].slice(0, Math.max(10, width - 2)).join('')}…`
+        : text;
+    out.write(`${shown}\n`);
     drawStatus();
   };
 
@@ -80,6 +88,7 @@ export function createTimeline(out: TimelineOutput, options: TimelineOptions = {
           if (said) line(`  “${said}”`);
           if (e.message.stopReason === 'error' || e.message.stopReason === 'aborted') {
             line(`  ✗ ${e.message.stopReason}: ${firstLine(e.message.errorMessage ?? '', 200)}`);
+            shownError = e.message.errorMessage;
           }
           break;
         }
@@ -92,7 +101,7 @@ export function createTimeline(out: TimelineOutput, options: TimelineOptions = {
           const next = [...running.values()][0];
           setStatus(next ? label(next) : undefined);
           const mark = e.result.isError ? '✗' : '✓';
-          const why = e.result.isError ? `: ${errorLine(textOf(e.result.content))}` : '';
+          const why = e.result.isError ? `: ${errorLine(textOf(e.result.content), 200)}` : '';
           line(`  ${mark} ${label(e.call)} (${formatMs(e.durationMs)})${why}`);
           break;
         }
@@ -106,7 +115,13 @@ export function createTimeline(out: TimelineOutput, options: TimelineOptions = {
           line(`  ⋯ compacted ${e.removedMessages} messages (${e.tokensBefore} → ${e.tokensAfter} tokens)`);
           break;
         case 'continue':
-          line('  ⋯ reply cut at the output limit; asking the model to continue');
+          line(
+            e.reason === 'length'
+              ? '  ⋯ reply cut at the output limit; asking the model to continue'
+              : e.reason === 'empty'
+                ? '  ⋯ the model stopped without a word; asking it to finish or say why not'
+                : '  ⋯ the tool call could not be read; telling the model',
+          );
           break;
         case 'budget':
           line(`  ■ ${e.budget} budget used up`);
@@ -115,7 +130,8 @@ export function createTimeline(out: TimelineOutput, options: TimelineOptions = {
           line(`  ■ ${firstLine(e.reason, 120)}`);
           break;
         case 'error':
-          line(`  ✗ ${firstLine(e.message, 200)}`);
+          // The failed turn's line above already said it.
+          if (e.message !== shownError) line(`  ✗ ${firstLine(e.message, 200)}`);
           break;
         case 'text_delta':
           break;
@@ -143,10 +159,11 @@ function label(call: ToolCall): string {
   return args ? `${clean(call.name)} ${args}` : clean(call.name);
 }
 
-/** The first line of an error result that says something (a command's echo `$ cmd` does not). */
-function errorLine(text: string): string {
-  const lines = text.split('\n').filter((l) => l.trim() && !l.startsWith('$ '));
-  return firstLine(lines[0] ?? text, 120);
+/** Why a call failed, on one line: the message with its reason, or a command's status and output tail. */
+function errorLine(text: string, max: number): string {
+  // eslint-disable-next-line no-control-regex -- colour codes of a test runner are not part of the reason
+  const plain = text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '');
+  return clean(errorGist(plain, max)).replace(/\s+/g, ' ');
 }
 
 function formatMs(ms: number): string {

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ToolRegistry } from '../protocol/execute.js';
 import { createWorkspaceTools } from '../tools/index.js';
-import { createSandbox } from '../tools/sandbox.js';
+import { createSandbox } from '../sandbox/index.js';
 import { parseFlags } from './args.js';
 import { watchInterrupts } from './interrupt.js';
 import { UsageError, type CliCommand } from './io.js';
@@ -24,19 +24,19 @@ export const toolCommand: CliCommand = async (argv, io) => {
     help: 'boolean',
   });
   if (flags.help) {
-    io.stdout.write(`${TOOL_USAGE}\n`);
+    io.stdout.write(`${TOOL_USAGE}\n\n${toolList(io.cwd)}\n`);
     return 0;
   }
   const [name, argsText = '', ...extra] = positionals;
-  if (!name) throw new UsageError('tool: missing the tool NAME');
+  if (!name) throw new UsageError('missing the tool NAME');
   if (extra.length > 0)
-    throw new UsageError(`tool: unexpected argument "${extra[0]}" (quote ARGS as one argument)`);
+    throw new UsageError(`unexpected argument "${extra[0]}" (quote ARGS as one argument)`);
   const root = resolve(io.cwd, flags.repo ?? '.');
-  if (!isDirectory(root)) throw new UsageError(`tool: --repo ${root} is not a folder`);
+  if (!isDirectory(root)) throw new UsageError(`--repo ${root} is not a folder`);
 
   const sandboxMode = flags.sandbox ?? 'auto';
   if (sandboxMode !== 'auto' && sandboxMode !== 'off') {
-    throw new UsageError(`tool: --sandbox must be auto or off, got "${sandboxMode}"`);
+    throw new UsageError(`--sandbox must be auto or off, got "${sandboxMode}"`);
   }
   // Only the tools that run commands need one; the others answer without setting it up.
   const runsCommands = name === 'run_tests' || name === 'bash';
@@ -48,7 +48,7 @@ export const toolCommand: CliCommand = async (argv, io) => {
     allowBash: flags['allow-bash'] === true,
     testCommand: flags['test-command'],
     env: io.env,
-    ...(sandbox?.sandbox ? { sandbox: sandbox.sandbox } : {}),
+    ...(sandbox?.kind === 'isolated' ? { sandbox: sandbox.sandbox } : {}),
   });
   const registry = new ToolRegistry(tools);
   const interrupt = watchInterrupts();
@@ -63,6 +63,23 @@ export const toolCommand: CliCommand = async (argv, io) => {
     interrupt.dispose();
   }
 };
+
+/** Each tool with its parameters and the first sentence of its description. */
+export function toolList(root: string): string {
+  const tools = createWorkspaceTools({ root, allowBash: true, testCommand: 'true' });
+  const lines = ['Tools (bash only with --allow-bash):'];
+  for (const t of tools) {
+    const props = (t.parameters as { properties?: Record<string, unknown>; required?: string[] }) ?? {};
+    const required = new Set(props.required ?? []);
+    const params = Object.keys(props.properties ?? {})
+      .map((p) => (required.has(p) ? p : `${p}?`))
+      .join(', ');
+    const first = t.description.split(/(?<=\.)\s/)[0]!.replace(/\s+/g, ' ');
+    lines.push(`  ${t.name}(${params})`, `      ${first}`);
+  }
+  lines.push('', `Example: patchloop tool read_file '{"path": "src/math.js", "limit": 20}'`);
+  return lines.join('\n');
+}
 
 function isDirectory(path: string): boolean {
   try {

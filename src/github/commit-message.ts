@@ -1,4 +1,5 @@
 // The commit message: names the task, the issue or PR, and the run; credits the requester.
+import { neutralizeMentions } from '../report/mentions.js';
 import { sanitizeUntrusted } from './sanitize.js';
 import type { Actor, Task } from './task.js';
 
@@ -11,8 +12,10 @@ export function coAuthorTrailer(actor: Actor): string {
   return `Co-authored-by: ${actor.login} <${email}>`;
 }
 
+// The subject becomes the PR title and the summary line its body's start: a mention there would
+// notify whoever the model or the issue text named.
 function oneLine(text: string, max: number): string {
-  const line = sanitizeUntrusted(text).replace(/\s+/g, ' ').trim();
+  const line = neutralizeMentions(sanitizeUntrusted(text).replace(/\s+/g, ' ').trim());
   return line.length <= max ? line : `${line.slice(0, max - 1).trimEnd()}…`;
 }
 
@@ -36,7 +39,8 @@ export function commitMessage({ task, runUrl, agentSummary }: CommitMessageInput
       subject = `Address request on ${ref}: ${oneLine(task.request.replace(/^\s*\S*patchloop\S*\s*/i, ''), 50)}`;
       break;
     case 'workflow-run':
-      subject = `Fix failed run of ${oneLine(task.workflowRun?.name ?? 'workflow', 40)} (#${task.workflowRun?.id})`;
+      // "(run N)", not "(#N)": GitHub would link #N to issue N.
+      subject = `Fix failed run of ${oneLine(task.workflowRun?.name ?? 'workflow', 40)} (run ${task.workflowRun?.id})`;
       break;
     case 'prompt':
       subject = `patchloop: ${oneLine(task.request, 60)}`;

@@ -77,6 +77,7 @@ export type GitHubOperation =
   | 'create-pull'
   | 'read-permission'
   | 'read-actions'
+  | 'read-contents'
   | 'push';
 
 const NEEDED: Record<GitHubOperation, string> = {
@@ -87,6 +88,7 @@ const NEEDED: Record<GitHubOperation, string> = {
   'create-pull': 'pull-requests: write',
   'read-permission': 'metadata: read (always granted to GITHUB_TOKEN) or a token that can see the repository',
   'read-actions': 'actions: read',
+  'read-contents': 'contents: read',
   push: 'contents: write',
 };
 

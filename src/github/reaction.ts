@@ -3,10 +3,18 @@ import type { GitHubClient } from './octokit.js';
 import { describeGitHubError } from './octokit.js';
 import type { Task } from './task.js';
 
-/** Reacts on what triggered the run. Returns a warning instead of throwing; a missing reaction must not stop the run. */
+/** The reactions patchloop uses: `eyes` for a request it takes, `-1` for one its author may not make. */
+export type ReactionContent = 'eyes' | '-1';
+
+/**
+ * Reacts on what triggered the run. Returns a warning instead of throwing; a missing reaction must
+ * not stop the run. An unauthorized request gets `-1` and nothing more: a reply would let anyone
+ * make the bot post.
+ */
 export async function acknowledge(
   github: GitHubClient,
   task: Task,
+  content: ReactionContent = 'eyes',
 ): Promise<{ ok: boolean; message: string }> {
   const { owner, repo, trigger } = task;
   try {
@@ -16,7 +24,7 @@ export async function acknowledge(
           owner,
           repo,
           comment_id: trigger.id,
-          content: 'eyes',
+          content,
         });
         return { ok: true, message: `reacted on comment ${trigger.id}` };
       case 'review-comment':
@@ -24,7 +32,7 @@ export async function acknowledge(
           owner,
           repo,
           comment_id: trigger.id,
-          content: 'eyes',
+          content,
         });
         return { ok: true, message: `reacted on review comment ${trigger.id}` };
       case 'issue-body':
@@ -34,7 +42,7 @@ export async function acknowledge(
           owner,
           repo,
           issue_number: task.number,
-          content: 'eyes',
+          content,
         });
         return { ok: true, message: `reacted on issue #${task.number}` };
       case 'review':
@@ -44,6 +52,6 @@ export async function acknowledge(
         return { ok: false, message: 'nothing to react on' };
     }
   } catch (err) {
-    return { ok: false, message: describeGitHubError(err, 'react', 'Adding the eyes reaction') };
+    return { ok: false, message: describeGitHubError(err, 'react', `Adding the ${content} reaction`) };
   }
 }

@@ -22,7 +22,14 @@ export type TriggerSource =
 
 export interface PullRequestRefs {
   headRef: string;
+  /**
+   * The head commit when the request was made: the event's own snapshot for review events, the
+   * timeline's answer for a comment. The work starts from exactly this commit, never from
+   * whatever the branch holds when the job runs.
+   */
   headSha: string;
+  /** the base branch's commit as the event or the API reported it */
+  baseSha?: string;
   /** owner/name of the repository the head branch lives in */
   headRepo: string;
   baseRef: string;
@@ -72,6 +79,8 @@ export interface Task {
   request: string;
   /** the `prompt` input, when set, added to any task */
   prompt?: string;
+  /** set for a `prompt` task about an issue (the `issue-number` input): its title and body are read from GitHub */
+  issueFromInput?: boolean;
   pr?: PullRequestRefs;
   review?: ReviewLocation;
   workflowRun?: WorkflowRunInfo;

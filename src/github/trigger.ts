@@ -1,4 +1,5 @@
 // Whether a piece of GitHub text asks for a run.
+import { sanitizeUntrusted } from './sanitize.js';
 
 /** Hidden marker in every comment patchloop writes, so its own comments never start a run. */
 export const TRACKING_MARKER = '<!-- patchloop:run -->';
@@ -9,13 +10,14 @@ export const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
 const WORD = /[\p{L}\p{N}_\-/]/u;
 
 /**
- * The phrase as a whole word, case-insensitive, anywhere in the text, but not inside code, a
- * quotation of an earlier comment or a hidden HTML comment (quoting a request must not repeat it).
+ * The phrase as a whole word, case-insensitive, anywhere in the text a reader sees (hidden
+ * markup and invisible characters count for nothing, as for the model), but not inside code or
+ * a quotation of an earlier comment (quoting a request must not repeat it).
  */
 export function mentionsPhrase(text: string, phrase: string): boolean {
   const needle = phrase.trim().toLowerCase();
   if (!needle) return false;
-  const hay = visibleProse(text).toLowerCase();
+  const hay = visibleProse(sanitizeUntrusted(text)).toLowerCase();
   for (let at = hay.indexOf(needle); at !== -1; at = hay.indexOf(needle, at + 1)) {
     const before = at === 0 ? '' : hay[at - 1]!;
     const after = hay[at + needle.length] ?? '';

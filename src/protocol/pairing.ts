@@ -36,8 +36,10 @@ export function synthesizeResults(
 
 /**
  * Returns the messages with the pairing rule enforced: each assistant message's calls are followed
- * by exactly one result each, in call order. Missing results are synthesised as errors, duplicate
- * results and results whose call is unknown are dropped. The input is not modified.
+ * by exactly one result each, in call order. Missing results are synthesised as errors, surplus
+ * results and results whose call is unknown are dropped. Where a turn repeats an id (some
+ * OpenAI-compatible servers do), its calls and results are paired by position: the n-th call with
+ * that id gets the n-th result with it. The input is not modified.
  */
 export function pairToolResults(messages: readonly Message[]): Message[] {
   const out: Message[] = [];
@@ -55,32 +57,37 @@ export function pairToolResults(messages: readonly Message[]): Message[] {
     const calls = toolCallsOf(m);
     if (calls.length === 0) continue;
     // Collect the results that follow this assistant message (up to the next non-result message).
-    const following = new Map<string, ToolResultMessage>();
+    const following = new Map<string, ToolResultMessage[]>();
     while (i < messages.length && messages[i]!.role === 'toolResult') {
       const r = messages[i] as ToolResultMessage;
-      if (!following.has(r.toolCallId)) following.set(r.toolCallId, r);
+      const queue = following.get(r.toolCallId);
+      if (queue) queue.push(r);
+      else following.set(r.toolCallId, [r]);
       i++;
     }
     const reason = syntheticReason(m);
-    const seen = new Set<string>();
     for (const call of calls) {
-      if (seen.has(call.id)) continue; // a repeated id is one call
-      seen.add(call.id);
-      out.push(following.get(call.id) ?? errorResult(call, reason, m.timestamp));
+      out.push(following.get(call.id)?.shift() ?? errorResult(call, reason, m.timestamp));
     }
   }
   return out;
 }
 
-/** Calls of the last assistant message that have no result after it yet. */
+/** Calls of the last assistant message that have no result after it yet (counted by position). */
 export function unansweredCalls(messages: readonly Message[]): ToolCall[] {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
     if (m.role !== 'assistant') continue;
-    const answered = new Set(
-      messages.slice(i + 1).flatMap((x) => (x.role === 'toolResult' ? [x.toolCallId] : [])),
-    );
-    return toolCallsOf(m).filter((c) => !answered.has(c.id));
+    const answered = new Map<string, number>();
+    for (const x of messages.slice(i + 1)) {
+      if (x.role === 'toolResult') answered.set(x.toolCallId, (answered.get(x.toolCallId) ?? 0) + 1);
+    }
+    return toolCallsOf(m).filter((c) => {
+      const left = answered.get(c.id) ?? 0;
+      if (left === 0) return true;
+      answered.set(c.id, left - 1);
+      return false;
+    });
   }
   return [];
 }

@@ -38,6 +38,55 @@ export interface AgentTool<TArgs = Record<string, unknown>, TDetails = unknown> 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyAgentTool = AgentTool<any, any>;
 
+/*
+ * Argument types derived from a tool's JSON Schema, so the schema the model is shown and the type
+ * `execute` receives cannot drift apart. Covers what the tools' schemas use: an object of
+ * properties typed string, number, integer, boolean, array (of those) or `enum`, with `required`.
+ * Write the schema `as const` (or pass it straight to defineTool) so its literals are kept.
+ */
+type Prop =
+  | { readonly enum: readonly unknown[] }
+  | {
+      readonly type: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
+      readonly items?: Prop;
+    };
+
+type ValueOf<P> = P extends { readonly enum: readonly (infer E)[] }
+  ? E
+  : P extends { readonly type: 'string' }
+    ? string
+    : P extends { readonly type: 'number' | 'integer' }
+      ? number
+      : P extends { readonly type: 'boolean' }
+        ? boolean
+        : P extends { readonly type: 'array'; readonly items: infer I }
+          ? ValueOf<I>[]
+          : P extends { readonly type: 'array' }
+            ? unknown[]
+            : Record<string, unknown>;
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** The argument object a schema `{ type: 'object', properties, required }` describes. */
+export type ArgsOf<S> = S extends { readonly properties: infer P extends Record<string, Prop> }
+  ? Simplify<
+      {
+        -readonly [K in keyof P as K extends RequiredOf<S> ? K : never]: ValueOf<P[K]>;
+      } & {
+        -readonly [K in keyof P as K extends RequiredOf<S> ? never : K]?: ValueOf<P[K]>;
+      }
+    >
+  : Record<string, never>;
+
+type RequiredOf<S> = S extends { readonly required: readonly (infer R)[] } ? R : never;
+
+/** A tool whose `execute` takes exactly the arguments its `parameters` schema describes. */
+export function defineTool<const S extends JsonSchema, TDetails = unknown>(
+  tool: Omit<AgentTool<ArgsOf<S>, TDetails>, 'parameters'> & { parameters: S },
+): AgentTool<ArgsOf<S>, TDetails> {
+  return tool;
+}
+
 export function textOutput(text: string, isError = false): ToolOutput {
   return { content: [{ type: 'text', text }], isError };
 }

@@ -3,6 +3,23 @@
 export interface TextContent {
   type: 'text';
   text: string;
+  /** Assistant text only: see ProviderBinding. */
+  signature?: ProviderBinding['signature'];
+  itemId?: ProviderBinding['itemId'];
+}
+
+/**
+ * What a provider attached to an assistant block so that the same model can verify or pair it
+ * when the block is sent back; sent to that provider and model only, never to another.
+ *
+ *   signature  Gemini's thoughtSignature on a functionCall or text part (Gemini 3 rejects a
+ *              replayed call without it);
+ *   itemId     the OpenAI Responses output item id (`fc_…`, `msg_…`): a replayed reasoning item
+ *              is paired with the item that followed it by this id.
+ */
+export interface ProviderBinding {
+  signature?: string;
+  itemId?: string;
 }
 
 export interface ImageContent {
@@ -26,7 +43,7 @@ export interface ThinkingContent {
  * A request from the model to run a tool. `input` is the parsed argument object, or the raw
  * argument text when it could not be parsed (it is then answered with an error result).
  */
-export interface ToolCall {
+export interface ToolCall extends ProviderBinding {
   type: 'toolCall';
   id: string;
   name: string;
@@ -50,6 +67,8 @@ export type ErrorKind =
   | 'auth'
   | 'bad_request'
   | 'refusal'
+  /** The model produced a tool call the API could not read (Gemini MALFORMED_FUNCTION_CALL). */
+  | 'malformed_call'
   | 'other';
 
 export interface Usage {

@@ -4,8 +4,11 @@ import type { ImageContent, Message, StopReason, TextContent } from '../protocol
 import { createAdapterProvider, type AttemptEvent, type AttemptOptions } from './base.js';
 import { foreignThinkingAsText, wireInput } from './convert.js';
 import { classifyError, streamCutFailure } from './errors.js';
+import { capabilitiesOf } from './capabilities.js';
+import type { FailureHints } from './hints.js';
 import { ANTHROPIC_ID_POLICY } from './ids.js';
-import { lookupModel } from './pricing.js';
+import { ByteMeter } from './metered-fetch.js';
+import { SdkNotices } from './sdk-notices.js';
 import type { RetryPolicy } from './retry.js';
 import type { Context, Provider } from './types.js';
 
@@ -18,6 +21,7 @@ export interface AnthropicConfig {
   /** Host root (the SDK appends /v1/messages). */
   baseUrl?: string;
   retry?: Partial<RetryPolicy>;
+  hints?: FailureHints;
   now?: () => number;
 }
 
@@ -151,14 +155,17 @@ function mapStopReason(reason: string | null): { stop: StopReason; error?: strin
 }
 
 export function createAnthropicProvider(config: AnthropicConfig): Provider {
+  const notices = new SdkNotices('@anthropic-ai/sdk');
+  const meter = new ByteMeter();
   const client = new Anthropic({
+    logger: notices.logger(),
     apiKey: config.apiKey,
     ...(config.baseUrl ? { baseURL: config.baseUrl } : {}),
     // Our retry policy retries (with events); the SDK's own retries would be invisible.
     maxRetries: 0,
+    fetch: meter.fetch,
   });
-  const info = lookupModel(config.model);
-  const maxOutput = info?.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
+  const maxOutput = capabilitiesOf('anthropic', config.model).maxOutputTokens ?? DEFAULT_MAX_TOKENS;
 
   function request(ctx: Context, maxTokens: number | undefined): Anthropic.MessageCreateParamsStreaming {
     return {
@@ -182,7 +189,9 @@ export function createAnthropicProvider(config: AnthropicConfig): Provider {
     let stopReason: string | null = null;
     let stopped = false;
     try {
-      const stream = await client.messages.create(request(ctx, opts.maxTokens), { signal });
+      const pending = notices.capture(() => client.messages.create(request(ctx, opts.maxTokens), { signal }));
+      yield* notices.drain();
+      const stream = await pending;
       for await (const ev of stream) {
         switch (ev.type) {
           case 'message_start': {
@@ -268,6 +277,8 @@ export function createAnthropicProvider(config: AnthropicConfig): Provider {
         foreignThinkingAsText(messages, (m) => m.provider === 'anthropic' && m.model === config.model),
       attempt,
       secrets: [config.apiKey],
+      meter,
+      ...(config.hints ? { hints: config.hints } : {}),
       ...(config.now ? { now: config.now } : {}),
     },
     config.retry,

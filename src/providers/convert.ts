@@ -10,9 +10,12 @@ import type { AssistantContent, AssistantMessage, Message, ToolCall } from '../p
  * a turn left with nothing is dropped.
  */
 export function closeFailedTurns(messages: readonly Message[]): Message[] {
-  const dropped = new Set<string>();
+  // The calls of the latest assistant message that were dropped: results follow their turn, and
+  // a later turn may reuse an id (some OpenAI-compatible servers number calls from 0 each turn).
+  let dropped = new Set<string>();
   const out: Message[] = [];
   for (const m of messages) {
+    if (m.role === 'assistant') dropped = new Set();
     if (m.role === 'assistant' && (m.stopReason === 'error' || m.stopReason === 'aborted')) {
       const kept = m.content.filter((c) => {
         if (c.type === 'toolCall') {

@@ -13,6 +13,12 @@ export interface AttemptFailure {
   retryAfterMs?: number;
   /** Whether trying the same request again may succeed. */
   retryable: boolean;
+  /** At most this many retries for this failure, fewer than the policy's. */
+  maxRetries?: number;
+  /** No server answered at the address (connection refused, unknown host). */
+  refused?: boolean;
+  /** The request was refused because of an image it carried (size, dimensions, format). */
+  imageRefused?: boolean;
   message: string;
 }
 
@@ -30,6 +36,13 @@ const CONTEXT_LENGTH_PATTERNS = [
   /input is too long/i,
   /request_too_large/i,
 ];
+
+// Refusals of an image: Anthropic "messages.1.content.2.image.source.base64: image exceeds 5 MB
+// maximum: 6275800 bytes > 5242880 bytes", "...image.source.base64.data: At least one of the image
+// dimensions exceed max allowed size: 8000 pixels"; OpenAI "Invalid image" / "image_parse_error";
+// Gemini "Unable to process input image".
+const IMAGE_REFUSAL =
+  /image exceeds|image dimensions exceed|\.image\.source|invalid image|image_parse_error|unable to process input image|unsupported image/i;
 
 export function isContextLengthMessage(text: string): boolean {
   return CONTEXT_LENGTH_PATTERNS.some((p) => p.test(text));
@@ -182,7 +195,15 @@ export function classifyError(err: unknown, now = Date.now()): AttemptFailure {
     // 529 is Anthropic's overloaded_error; some proxies turn it into a 500 with that type.
     if (type === 'overloaded_error') kind = 'overloaded';
     const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
-    return { kind, status, retryAfterMs, retryable, message: withStatus(status, message) };
+    const image = (status === 400 || status === 413) && IMAGE_REFUSAL.test(detail);
+    return {
+      kind,
+      status,
+      retryAfterMs,
+      retryable,
+      ...(image ? { imageRefused: true } : {}),
+      message: withStatus(status, message),
+    };
   }
 
   // An error with no HTTP status: an `error` event inside a stream, or a transport failure.
@@ -192,8 +213,17 @@ export function classifyError(err: unknown, now = Date.now()): AttemptFailure {
     return { kind, retryAfterMs, retryable: retryableKind(kind), message };
   }
   if (isContextLengthMessage(detail)) return { kind: 'context_length', retryable: false, message };
-  if (/Connection(Timeout)?Error/.test(name) || NETWORK_CODES.test(causeChain(err))) {
-    return { kind: 'network', retryable: true, message: networkMessage(err, message) };
+  const chain = causeChain(err);
+  if (/Connection(Timeout)?Error/.test(name) || NETWORK_CODES.test(chain)) {
+    // Nothing listens there (a wrong --base-url, a local server not started): one retry covers a
+    // server that is restarting; five would only keep the user waiting for the same answer.
+    const refused = /ECONNREFUSED|ENOTFOUND/.test(chain);
+    return {
+      kind: 'network',
+      retryable: true,
+      ...(refused ? { maxRetries: 1, refused: true } : {}),
+      message: networkMessage(err, message),
+    };
   }
   return { kind: 'other', retryable: false, message };
 }
@@ -202,9 +232,18 @@ function withStatus(status: number, message: string): string {
   return message.startsWith(String(status)) ? message : `${status} ${message}`;
 }
 
+/**
+ * The SDKs wrap the socket's error twice ("Connection error." ← "fetch failed" ← "connect
+ * ECONNREFUSED 127.0.0.1:8080"); the innermost one is the one that says what happened.
+ */
 function networkMessage(err: unknown, message: string): string {
-  const chain = causeChain(err);
-  return `Connection failed: ${chain.length > message.length ? chain : message}`;
+  let inner: Error | undefined;
+  for (let cur: unknown = err, depth = 0; cur instanceof Error && depth < 5; depth++) {
+    inner = cur;
+    cur = cur.cause;
+  }
+  const said = inner && inner !== err && inner.message ? inner.message : message;
+  return `Connection failed: ${said.replace(/[.\s]+$/, '')}.`;
 }
 
 /** A failure for a stream that ended before the provider said it was complete. */

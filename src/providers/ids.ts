@@ -106,25 +106,70 @@ export function buildIdMap(messages: readonly Message[], policy: IdPolicy): Map<
 }
 
 /**
- * Returns the messages with every tool-call id valid for `policy`, calls and results rewritten
- * from the same map. Messages without ids to change are returned as they are; none is mutated.
+ * Returns the messages with every tool-call id valid for `policy` and unique in the request,
+ * calls and results rewritten together. An id the provider repeated (some OpenAI-compatible
+ * servers send `call_0` in every turn, a few even twice in one turn) keeps its first occurrence
+ * and every later call with it is re-keyed (a salted hash, so it cannot meet an id in use);
+ * Anthropic rejects a request whose tool_use ids repeat, and every API pairs results by id. The
+ * results after a turn are matched to its calls by position where ids repeat (pairing.ts puts
+ * them in call order). Messages without ids to change are returned as they are; none is mutated.
  */
 export function normalizeToolCallIds(messages: readonly Message[], policy: IdPolicy): Message[] {
   const map = buildIdMap(messages, policy);
+  // The target of each call, by occurrence: the first use of an id takes the map's target.
+  const used = new Set(map.values());
+  const firstUse = new Set<string>();
+  const targets = new Map<Message, string[]>();
   let changed = false;
   for (const [from, to] of map) if (from !== to) changed = true;
+  for (const m of messages) {
+    if (m.role !== 'assistant') continue;
+    const ids: string[] = [];
+    for (const c of m.content) {
+      if (c.type !== 'toolCall') continue;
+      if (!firstUse.has(c.id)) {
+        firstUse.add(c.id);
+        ids.push(map.get(c.id) ?? c.id);
+        continue;
+      }
+      let salt = 1;
+      let next = rewrite(c.id, policy, salt);
+      while (used.has(next)) next = rewrite(c.id, policy, ++salt);
+      used.add(next);
+      ids.push(next);
+      changed = true;
+    }
+    if (ids.length > 0) targets.set(m, ids);
+  }
   if (!changed) return [...messages];
-  return messages.map((m): Message => {
-    if (m.role === 'toolResult') {
-      const id = map.get(m.toolCallId) ?? m.toolCallId;
-      return id === m.toolCallId ? m : { ...m, toolCallId: id };
+
+  const out: Message[] = [];
+  // The calls of the latest assistant message not yet matched with a result, per original id.
+  let open = new Map<string, string[]>();
+  for (const m of messages) {
+    if (m.role === 'assistant') {
+      const ids = targets.get(m);
+      open = new Map();
+      if (!ids) {
+        out.push(m);
+        continue;
+      }
+      let k = 0;
+      const content = m.content.map((c) => {
+        if (c.type !== 'toolCall') return c;
+        const id = ids[k++]!;
+        const queue = open.get(c.id);
+        if (queue) queue.push(id);
+        else open.set(c.id, [id]);
+        return id === c.id ? c : { ...c, id };
+      });
+      out.push(content.some((c, j) => c !== m.content[j]) ? { ...m, content } : m);
+    } else if (m.role === 'toolResult') {
+      const id = open.get(m.toolCallId)?.shift() ?? map.get(m.toolCallId) ?? m.toolCallId;
+      out.push(id === m.toolCallId ? m : { ...m, toolCallId: id });
+    } else {
+      out.push(m);
     }
-    if (m.role === 'assistant' && m.content.some((c) => c.type === 'toolCall' && map.get(c.id) !== c.id)) {
-      return {
-        ...m,
-        content: m.content.map((c) => (c.type === 'toolCall' ? { ...c, id: map.get(c.id) ?? c.id } : c)),
-      };
-    }
-    return m;
-  });
+  }
+  return out;
 }

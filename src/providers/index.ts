@@ -1,5 +1,7 @@
 import { emptyUsage } from '../protocol/types.js';
-import { DEFAULT_MODELS, lookupModel } from './pricing.js';
+import { capabilitiesOf } from './capabilities.js';
+import type { FailureHints } from './hints.js';
+import { DEFAULT_MODELS } from './pricing.js';
 import type { RetryPolicy } from './retry.js';
 import {
   PROVIDER_NAMES,
@@ -74,9 +76,19 @@ export function createProvider(config: ProviderConfig): Provider {
         `No API key for the ${name} provider: set the api-key input (--api-key) or the ${vars.key.join(' or ')} environment variable.`,
       );
   }
+  const defaultModel = DEFAULT_MODELS[name];
+  const hints: FailureHints = {
+    provider: name,
+    model,
+    ...(defaultModel ? { defaultModel } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
+    baseUrlVars: vars.baseUrl,
+    keyVars: vars.key,
+  };
   const common = {
     model,
     apiKey,
+    hints,
     ...(baseUrl ? { baseUrl } : {}),
     ...(config.retry ? { retry: config.retry } : {}),
   };
@@ -118,10 +130,12 @@ export function preloadProvider(provider: string): void {
  */
 function lazyProvider(name: ProviderName, model: string, load: () => Promise<Provider>): Provider {
   let loaded: Promise<Provider> | undefined;
-  const contextWindow = lookupModel(model)?.contextWindow;
+  const capabilities = capabilitiesOf(name, model);
+  const contextWindow = capabilities.contextWindow;
   return {
     name,
     model,
+    capabilities,
     ...(contextWindow !== undefined ? { contextWindow } : {}),
     async *stream(context: Context, options?: StreamOptions): AsyncIterable<AssistantEvent> {
       loaded ??= load();
@@ -172,4 +186,5 @@ export function parseFallbackSpec(spec: string): { provider: ProviderName; model
 export { createFallbackProvider } from './fallback.js';
 export { createScriptedProvider, scriptFromTranscript } from './scripted.js';
 export { DEFAULT_MODELS, lookupModel, priceUsage } from './pricing.js';
+export { capabilitiesOf, type Capabilities, type ImageLimits } from './capabilities.js';
 export type { Provider, ProviderName } from './types.js';

@@ -4,7 +4,10 @@ import type { ImageContent, Message, StopReason, TextContent } from '../protocol
 import { createAdapterProvider, type AttemptEvent, type AttemptOptions } from './base.js';
 import { wireInput } from './convert.js';
 import { classifyError, streamCutFailure } from './errors.js';
+import type { FailureHints } from './hints.js';
 import { OPENAI_CHAT_ID_POLICY } from './ids.js';
+import { ByteMeter } from './metered-fetch.js';
+import { SdkNotices } from './sdk-notices.js';
 import type { RetryPolicy } from './retry.js';
 import type { Context, Provider } from './types.js';
 
@@ -22,6 +25,7 @@ export interface OpenAIChatConfig {
    * output limit is sent as the older `max_tokens`, which such servers accept more widely.
    */
   name?: 'openai' | 'openai-compatible';
+  hints?: FailureHints;
   now?: () => number;
 }
 
@@ -125,11 +129,15 @@ function mapFinishReason(reason: string | null): { stop: StopReason; error?: str
 export function createOpenAIChatProvider(config: OpenAIChatConfig): Provider {
   const name = config.name ?? 'openai';
   const compatible = name === 'openai-compatible';
+  const notices = new SdkNotices('openai');
+  const meter = new ByteMeter();
   const client = new OpenAI({
+    logger: notices.logger(),
     apiKey: config.apiKey,
     ...(config.baseUrl ? { baseURL: config.baseUrl } : {}),
     // Our retry policy retries (with events); the SDK's own retries would be invisible.
     maxRetries: 0,
+    fetch: meter.fetch,
   });
 
   function request(
@@ -158,6 +166,7 @@ export function createOpenAIChatProvider(config: OpenAIChatConfig): Provider {
     let calls = 0;
     try {
       const stream = await client.chat.completions.create(request(ctx, opts.maxTokens), { signal });
+      yield* notices.drain();
       for await (const chunk of stream) {
         const u = chunk.usage;
         if (u) {
@@ -223,6 +232,8 @@ export function createOpenAIChatProvider(config: OpenAIChatConfig): Provider {
       attempt,
       priced: !compatible,
       secrets: [config.apiKey],
+      meter,
+      ...(config.hints ? { hints: config.hints } : {}),
       ...(config.now ? { now: config.now } : {}),
     },
     config.retry,

@@ -16,9 +16,13 @@ import {
   type AttemptFailure,
   type TurnBuilder,
 } from './base.js';
-import { foreignThinkingAsText } from './convert.js';
+import { foreignThinkingAsText, wireInput } from './convert.js';
 import { streamCutFailure } from './errors.js';
+import { capabilitiesOf } from './capabilities.js';
+import type { FailureHints } from './hints.js';
 import { OPENAI_RESPONSES_ID_POLICY } from './ids.js';
+import { ByteMeter } from './metered-fetch.js';
+import { SdkNotices } from './sdk-notices.js';
 import type { RetryPolicy } from './retry.js';
 import type { AssistantEvent, Provider } from './types.js';
 
@@ -35,6 +39,17 @@ import type { AssistantEvent, Provider } from './types.js';
  * false"). Reasoning models are therefore asked for the encrypted content, which is kept as the
  * thinking block's signature and returned to the same model only; reasoning from any other
  * provider or model goes as plain text (convert.ts).
+ *
+ * Item ids: the API pairs a replayed reasoning item with the item that followed it by that item's
+ * id, and refuses the request otherwise ("Item 'rs_…' of type 'reasoning' was provided without
+ * its required following item"; langchain-ai/langchainjs#9082 fixed it by sending the
+ * function_call's `fc_…` id). So the id of a message or function_call that follows a reasoning
+ * item is kept on its block (`itemId`) and sent back with it to the same model, as the docs'
+ * "append the response's output to the input" does; other items, and every item of another
+ * model, go without ids.
+ *
+ * Arguments: a call whose argument text never parsed is sent back as `{}`, as every adapter
+ * does (convert.ts wireInput); its error result tells the model what was wrong.
  */
 
 export const OPENAI_RESPONSES_PROVIDER = 'openai-responses';
@@ -45,17 +60,13 @@ export interface OpenAIResponsesConfig {
   /** Including `/v1`, as the OpenAI SDK takes it. */
   baseUrl?: string;
   retry?: Partial<RetryPolicy>;
+  hints?: FailureHints;
 }
 
 /** The signature of a thinking block written by this adapter: the reasoning item to send back. */
 interface ReasoningSignature {
   id: string;
   encrypted_content: string;
-}
-
-/** Models that reason before answering (o-series, gpt-5 family, codex). */
-export function isReasoningModel(model: string): boolean {
-  return /^(o\d|gpt-5|codex)/i.test(model.replace(/^.*\//, ''));
 }
 
 function parseReasoningSignature(signature: string | undefined): ReasoningSignature | undefined {
@@ -90,7 +101,18 @@ function assistantItems(m: AssistantMessage, own: boolean): ResponseInputItem[] 
   const items: ResponseInputItem[] = [];
   for (const c of m.content) {
     if (c.type === 'text') {
-      if (c.text) items.push({ type: 'message', role: 'assistant', content: c.text });
+      if (!c.text) continue;
+      if (own && c.itemId) {
+        items.push({
+          type: 'message',
+          role: 'assistant',
+          id: c.itemId,
+          status: 'completed',
+          content: [{ type: 'output_text', text: c.text, annotations: [] }],
+        });
+      } else {
+        items.push({ type: 'message', role: 'assistant', content: c.text });
+      }
     } else if (c.type === 'thinking') {
       // Only this model's own reasoning reaches here (prepare turned the rest into text).
       const sig = own ? parseReasoningSignature(c.signature) : undefined;
@@ -104,9 +126,10 @@ function assistantItems(m: AssistantMessage, own: boolean): ResponseInputItem[] 
     } else {
       items.push({
         type: 'function_call',
+        ...(own && c.itemId ? { id: c.itemId } : {}),
         call_id: c.id,
         name: c.name,
-        arguments: typeof c.input === 'string' ? c.input : JSON.stringify(c.input),
+        arguments: JSON.stringify(wireInput(c)),
       });
     }
   }
@@ -186,7 +209,8 @@ export function buildResponsesRequest(
   if (context.systemPrompt) body.instructions = context.systemPrompt;
   if (context.tools.length > 0) body.tools = toResponsesTools(context.tools);
   if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
-  if (isReasoningModel(model)) body.include = ['reasoning.encrypted_content'];
+  if (capabilitiesOf(OPENAI_RESPONSES_PROVIDER, model).reasoning)
+    body.include = ['reasoning.encrypted_content'];
   return body;
 }
 
@@ -219,10 +243,15 @@ export async function* readResponsesStream(
   const textSeen = new Set<number>();
   const refusals: string[] = [];
   const emit = (e: AssistantEvent | undefined) => (e ? [e] : []);
+  // Output items that are reasoning: the item after one is paired with it by id (see above).
+  const reasoningAt = new Set<number>();
+  const pairedId = (index: number, id: string | undefined) =>
+    id && reasoningAt.has(index - 1) ? builder.bind(index, { itemId: id }) : undefined;
 
   for await (const event of events) {
     switch (event.type) {
       case 'response.output_item.added':
+        if (event.item.type === 'reasoning') reasoningAt.add(event.output_index);
         if (event.item.type === 'function_call') {
           yield* emit(builder.toolCallStart(event.output_index, event.item.call_id, event.item.name));
           if (event.item.arguments) {
@@ -264,8 +293,10 @@ export async function* readResponsesStream(
             argsSeen.set(index, item.arguments.length);
             yield* emit(builder.toolCallDelta(index, item.arguments));
           }
+          pairedId(index, item.id);
           yield* emit(builder.toolCallEnd(index));
         } else if (item.type === 'reasoning') {
+          reasoningAt.add(index);
           if (!textSeen.has(index)) {
             const summary = item.summary.map((s) => s.text).join('\n\n');
             if (summary) yield* emit(builder.thinking(index, summary));
@@ -274,14 +305,17 @@ export async function* readResponsesStream(
             const sig: ReasoningSignature = { id: item.id, encrypted_content: item.encrypted_content };
             builder.thinkingSignature(index, JSON.stringify(sig));
           }
-        } else if (item.type === 'message' && !textSeen.has(index)) {
-          for (const part of item.content) {
-            if (part.type === 'output_text') yield* emit(builder.text(index, part.text));
-            else {
-              refusals.push(part.refusal);
-              yield* emit(builder.text(index, part.refusal));
+        } else if (item.type === 'message') {
+          if (!textSeen.has(index)) {
+            for (const part of item.content) {
+              if (part.type === 'output_text') yield* emit(builder.text(index, part.text));
+              else {
+                refusals.push(part.refusal);
+                yield* emit(builder.text(index, part.refusal));
+              }
             }
           }
+          pairedId(index, item.id);
         }
         break;
       }
@@ -354,11 +388,15 @@ export async function* readResponsesStream(
 }
 
 export function createOpenAIResponsesProvider(cfg: OpenAIResponsesConfig): Provider {
+  const notices = new SdkNotices('openai');
+  const meter = new ByteMeter();
   const client = new OpenAI({
+    logger: notices.logger(),
     apiKey: cfg.apiKey,
     ...(cfg.baseUrl ? { baseURL: cfg.baseUrl } : {}),
     // The harness retries, with events and abortable waits.
     maxRetries: 0,
+    fetch: meter.fetch,
   });
   const model = cfg.model;
   const spec: AdapterSpec = {
@@ -366,12 +404,15 @@ export function createOpenAIResponsesProvider(cfg: OpenAIResponsesConfig): Provi
     model,
     idPolicy: OPENAI_RESPONSES_ID_POLICY,
     secrets: [cfg.apiKey],
+    meter,
+    ...(cfg.hints ? { hints: cfg.hints } : {}),
     prepare: (messages) =>
       foreignThinkingAsText(messages, (m) => m.provider === OPENAI_RESPONSES_PROVIDER && m.model === model),
     // `signal` is the harness's own for this attempt (released when the attempt ends).
     async *attempt(context, signal, { builder, maxTokens }) {
       const body = buildResponsesRequest(context, model, maxTokens);
       const stream = await client.responses.create(body, { signal });
+      yield* notices.drain();
       yield* readResponsesStream(stream, builder);
     },
   };

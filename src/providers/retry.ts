@@ -7,18 +7,24 @@ import type { AttemptFailure } from './errors.js';
  * resets and streams cut mid-way, and `error` events of those kinds inside a stream. Not retried:
  * other 4xx, context-length errors (the loop compacts instead), aborts. The delay is exponential
  * with full jitter, raised to the server's retry-after when it sent one; a retry whose wait would
- * go past `maxTotalMs` (measured from the first attempt) is not made.
+ * go past `maxTotalMs` (measured from the failed attempt's start, or from the last byte it
+ * received when that is later) is not made. A failure may allow fewer retries than the policy
+ * (a refused connection: the server is not there, and waiting a minute will rarely change that).
  */
 export interface RetryPolicy {
   /** Retries after the first attempt. */
   maxRetries: number;
   baseDelayMs: number;
   maxDelayMs: number;
-  /** Upper bound on the time spent on one turn including waits. */
+  /**
+   * Upper bound on one attempt without progress plus the wait before the next: counted from the
+   * attempt's start or its last received byte, whichever is later.
+   */
   maxTotalMs: number;
   /**
-   * Read timeout: an attempt that receives nothing for this long is given up and retried like a
-   * lost connection. Long enough for a reasoning model that thinks before its first token.
+   * Read timeout: an attempt that receives no byte for this long (pings and keep-alives count) is
+   * given up and retried like a lost connection. Below `maxTotalMs`, so that a hung stream always
+   * gets a retry.
    */
   idleTimeoutMs: number;
 }
@@ -28,7 +34,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   baseDelayMs: 1_000,
   maxDelayMs: 30_000,
   maxTotalMs: 180_000,
-  idleTimeoutMs: 300_000,
+  idleTimeoutMs: 120_000,
 };
 
 export function retryPolicy(overrides?: Partial<RetryPolicy>): RetryPolicy {
@@ -46,7 +52,7 @@ export function isRetryable(failure: AttemptFailure): boolean {
 
 /**
  * The wait before retry number `retry` (1-based), or undefined when no retry should be made.
- * `elapsedMs` is the time since the first attempt started.
+ * `elapsedMs` is the time since the failed attempt started or last received a byte.
  */
 export function retryDelay(
   policy: RetryPolicy,
@@ -55,7 +61,8 @@ export function retryDelay(
   elapsedMs: number,
   random: () => number = Math.random,
 ): number | undefined {
-  if (!isRetryable(failure) || retry > policy.maxRetries) return undefined;
+  if (!isRetryable(failure) || retry > Math.min(policy.maxRetries, failure.maxRetries ?? Infinity))
+    return undefined;
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
   // Full jitter, but never less than half the step so a burst of clients spreads without stampeding.
   let delay = Math.round(ceiling / 2 + (random() * ceiling) / 2);

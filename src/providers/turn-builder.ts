@@ -4,6 +4,7 @@ import type {
   AssistantContent,
   AssistantMessage,
   ErrorKind,
+  ProviderBinding,
   StopReason,
   ToolCall,
   Usage,
@@ -15,7 +16,7 @@ import type { AssistantEvent } from './types.js';
 export type BlockKey = string | number;
 
 type Block =
-  | { kind: 'text'; parts: string[] }
+  | { kind: 'text'; parts: string[]; binding?: ProviderBinding }
   | { kind: 'thinking'; parts: string[]; signature: string; redacted: boolean }
   | {
       kind: 'tool';
@@ -25,6 +26,7 @@ type Block =
       announced: boolean;
       reader: StreamJsonReader;
       call?: ToolCall;
+      binding?: ProviderBinding;
     };
 
 /**
@@ -125,6 +127,17 @@ export class TurnBuilder {
     return events;
   }
 
+  /**
+   * Attaches what the provider needs to pair or verify a text or tool-call block when it is sent
+   * back (a Responses item id, a Gemini signature); ignored for other blocks.
+   */
+  bind(key: BlockKey, binding: ProviderBinding): void {
+    const b = this.blocks.get(key);
+    if (!b || b.kind === 'thinking') return;
+    b.binding = { ...b.binding, ...binding };
+    if (b.kind === 'tool' && b.call) b.call = { ...b.call, ...b.binding };
+  }
+
   has(key: BlockKey): boolean {
     return this.blocks.has(key);
   }
@@ -150,7 +163,7 @@ export class TurnBuilder {
     for (const b of this.order) {
       if (b.kind === 'text') {
         const text = b.parts.join('');
-        if (text) content.push({ type: 'text', text });
+        if (text) content.push({ type: 'text', text, ...b.binding });
       } else if (b.kind === 'thinking') {
         const thinking = b.parts.join('');
         if (!thinking && !b.signature) continue;
@@ -223,5 +236,6 @@ function finalCall(b: Extract<Block, { kind: 'tool' }>): ToolCall {
     id: b.id || (b.id = generatedId()),
     name: b.name,
     input: parsed.ok ? parsed.value : b.reader.text,
+    ...b.binding,
   };
 }

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '../protocol/tool.js';
-import type { AssistantMessage, ErrorKind, Message, ToolCall } from '../protocol/types.js';
+import type { Capabilities } from './capabilities.js';
+import type { AssistantMessage, ErrorKind, Message, ToolCall, Usage } from '../protocol/types.js';
 
 export const PROVIDER_NAMES = [
   'anthropic',
@@ -37,8 +38,13 @@ export type AssistantEvent =
       status?: number;
       errorKind: ErrorKind;
       message: string;
+      /** What the provider reported for the failed attempt (billed; also in the turn's usage). */
+      usage?: Usage;
     }
-  | { type: 'fallback'; from: string; to: string; reason: string }
+  /** `usage`: what the primary's failed turn was billed (also in the fallback turn's usage). */
+  | { type: 'fallback'; from: string; to: string; reason: string; usage?: Usage }
+  /** Something the SDK said by itself (a model's deprecation, say), kept off the terminal. */
+  | { type: 'notice'; source: string; message: string }
   | { type: 'done'; message: AssistantMessage };
 
 export interface StreamOptions {
@@ -53,6 +59,8 @@ export interface Provider {
   readonly model: string;
   /** Context window in tokens when known (for compaction). */
   readonly contextWindow?: number;
+  /** What the model takes and needs (images and their limits, reasoning, ...), when known. */
+  readonly capabilities?: Capabilities;
   /** Streams one assistant turn. Never throws once called: failures end in a `done` with stopReason `error`. */
   stream(context: Context, options?: StreamOptions): AsyncIterable<AssistantEvent>;
 }

@@ -1,6 +1,10 @@
 // What may differ between a recorded tool result and the same call run again, without the run
-// having behaved differently: timings, durations, temp paths, the workspace location, process ids.
-// Both sides are normalised the same way and then compared as text.
+// having behaved differently: timings, durations, temp paths, the workspace location, process ids,
+// where a command's full output was saved, and npm's notice that a newer npm exists (it depends on
+// the day and the machine, not on the run). Both sides are normalised the same way and then
+// compared as text.
+
+import { withoutNpmUpdateNotice } from '../protocol/npm-notice.js';
 
 export interface NormalizeContext {
   /** Workspace roots to replace with `<workspace>` (the recorded run's and the replay's). */
@@ -26,9 +30,12 @@ const NAMED_TIMING = /\b(duration_ms|duration|elapsed|time|took|real|user|sys)(\
 const PID = /\b(pid|process|ppid|pgid)(\s*[:=#]?\s*)\d+/gi;
 // Runtimes that tag their warnings with their process id: `(node:4242) Warning: …`.
 const RUNTIME_PID = /\((node|deno|bun):\d+\)/g;
-
+// A command's saved full output (output-buffer.ts names it `<tool>-<epoch ms>-<8 hex>.log`), in
+// whatever folder the run kept it: the action's is under RUNNER_TEMP, which a transcript does not
+// record and which differs from the replay's own.
+const SAVED_OUTPUT = /(?:[^\s'"`:,;()[\]{}<>]*\/)?[\w.-]+-\d{10,}-[0-9a-f]{8}\.log\b/g;
 export function normalizeForComparison(text: string, ctx: NormalizeContext): string {
-  let out = text.replace(/\r\n/g, '\n');
+  let out = withoutNpmUpdateNotice(text.replace(/\r\n/g, '\n')).replace(SAVED_OUTPUT, '<saved-output>');
   for (const ws of unique(ctx.workspaces)) out = out.split(ws).join('<workspace>');
   for (const tmp of unique(ctx.tmpdirs)) {
     out = out.replace(new RegExp(`${escapeRegExp(tmp)}(?:/[^\\s'"\`:,;)\\]}>]*)?`, 'g'), '<tmp>');

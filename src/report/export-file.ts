@@ -1,5 +1,5 @@
-import { writeFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { renderHtml } from './html.js';
 import { loadRunView } from './load.js';
 
@@ -20,6 +20,7 @@ export async function exportTranscriptHtml(
   options: { generatedAt?: Date } = {},
 ): Promise<string> {
   const view = await loadRunView(transcriptPath);
+  await mkdir(dirname(htmlPath), { recursive: true });
   await writeFile(
     htmlPath,
     renderHtml(view, { source: basename(transcriptPath), generatedAt: options.generatedAt }),

@@ -76,3 +76,82 @@ export function safeJson(value: unknown, indent?: number): string {
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
 }
+
+// The first line of a command's result says how it ended (see src/tools/command-output.ts).
+const COMMAND_STATUS =
+  /^(Exit code -?\d+|Timed out after|Cancelled: the run was stopped|Ended by signal|The command could not be started)/;
+
+const FAILURE_MARK = /\b(not ok|FAIL(ED)?|fail(ed|ing|ure)?:?\s|[A-Za-z]*Error\b|assert)|[✗×✖]/;
+
+/** The lines of a tool result that say why it failed: a command's status and the tail of its output, or the message itself. */
+export function errorLines(text: string, tailLines = 5): string[] {
+  const lines = text
+    .split('\n')
+    .map((l) => l.trimEnd())
+    // The command's echo (`$ npm test`) and the cut notice say nothing about the failure.
+    .filter((l) => l.trim() !== '' && !l.startsWith('$ ') && !l.startsWith('[Output cut:'));
+  if (lines.length === 0) return [];
+  if (COMMAND_STATUS.test(lines[0]!)) {
+    const rest = lines.slice(1);
+    const tail = rest.slice(-tailLines);
+    const before = rest.slice(0, rest.length - tail.length);
+    // Test runners name the failure above their closing summary: keep the first lines that say so.
+    const marked = before.filter((l) => FAILURE_MARK.test(l)).slice(0, 3);
+    const shown = [lines[0]!];
+    if (marked.length > 0) {
+      if (before.indexOf(marked[0]!) > 0) shown.push('…');
+      shown.push(...marked);
+    }
+    if (before.length > (marked.length ? before.lastIndexOf(marked[marked.length - 1]!) + 1 : 0))
+      shown.push('…');
+    return [...shown, ...tail];
+  }
+  return lines.slice(0, tailLines + 1);
+}
+
+/**
+ * A failed result as one line that gives the reason: "Invalid arguments for read_file: - path: …",
+ * or for a command its exit status and the end of its output (where test runners put the failure).
+ */
+export function errorGist(text: string, max = 200): string {
+  const lines = errorLines(text, 8);
+  if (lines.length === 0) return '(no output)';
+  if (COMMAND_STATUS.test(lines[0]!)) {
+    const head = oneLine(lines[0]!);
+    const tail = oneLine(
+      lines
+        .slice(1)
+        .filter((l) => l !== '…')
+        .join(' '),
+    );
+    if (!tail) return cut(head, max);
+    const room = max - head.length - 3;
+    if (room < 10) return cut(head, max);
+    // The end of the output is the telling part, so the cut is at its start.
+    return `${head} … ${tail.length > room ? `…${tail.slice(tail.length - room + 1)}` : tail}`;
+  }
+  return cut(oneLine(lines.join(' ')), max);
+}
+
+/** The size of a text in the unit a limit counts: UTF-16 characters or UTF-8 bytes. */
+export type SizeUnit = 'chars' | 'bytes';
+
+export function sizeOf(text: string, unit: SizeUnit): number {
+  return unit === 'bytes' ? Buffer.byteLength(text, 'utf8') : text.length;
+}
+
+const encoder = new TextEncoder();
+
+/** The longest start of `text` within `size` units, never splitting a character. */
+export function headWithin(text: string, size: number, unit: SizeUnit): string {
+  if (size <= 0) return '';
+  if (unit === 'chars') {
+    if (text.length <= size) return text;
+    const end = /[\uD800-\uDBFF]/.test(text[size - 1]!) ? size - 1 : size;
+    return text.slice(0, end);
+  }
+  if (text.length * 3 <= size) return text;
+  // encodeInto writes whole characters only and says how many UTF-16 units it consumed.
+  const { read } = encoder.encodeInto(text, new Uint8Array(size));
+  return text.slice(0, read);
+}

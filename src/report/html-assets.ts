@@ -62,6 +62,13 @@ content-visibility:auto;contain-intrinsic-size:auto 36px}
 .user{border:1px dashed var(--line);border-radius:6px;padding:4px 12px;margin:8px 0}
 img.shot{max-width:100%;border:1px solid var(--line);margin:4px 0}
 footer{color:var(--dim);font-size:12px;margin-top:24px}
+.chip .ca{color:var(--dim);font-family:ui-monospace,monospace;font-size:11.5px}
+.why{color:var(--bad);font:12.5px/1.45 ui-monospace,monospace;margin:4px 0;white-space:pre-wrap;word-break:break-word}
+.d-a{color:var(--ok)}.d-r{color:var(--bad)}
+.box details.more>summary,.box.setup>summary,.whole-diff>summary,.tooldef>summary{cursor:pointer}
+.box.changes ul{columns:2 320px}
+.tooldef{margin:4px 0}
+.controls input{font:inherit;padding:2px 6px}
 `;
 
 export const PAGE_SCRIPT = `(() => {
@@ -70,33 +77,50 @@ export const PAGE_SCRIPT = `(() => {
   const kind = $('#f-kind');
   const tool = $('#f-tool');
   const count = $('#f-count');
+  const find = $('#f-text');
   const turns = $$('details.turn');
+  // Lower-cased text of each element, made on the first search (a long run has thousands).
+  const texts = new Map();
+  const textOf = (el) => {
+    let t = texts.get(el);
+    if (t === undefined) { t = el.textContent.toLowerCase(); texts.set(el, t); }
+    return t;
+  };
   function apply() {
     const onlyErrors = kind.value === 'errors';
     const name = tool.value;
-    const filtering = onlyErrors || name !== '';
+    const needle = find.value.trim().toLowerCase();
+    const filtering = onlyErrors || name !== '' || needle !== '';
     let shown = 0;
     for (const turn of turns) {
+      const hasText = needle === '' || textOf(turn).includes(needle);
       let match = false;
       for (const call of $$('.call', turn)) {
-        const ok = (!onlyErrors || call.dataset.error === '1') && (name === '' || call.dataset.tool === name);
+        const ok = (!onlyErrors || call.dataset.error === '1') && (name === '' || call.dataset.tool === name) &&
+          (needle === '' || textOf(call).includes(needle) || !$$('.call', turn).some((c) => textOf(c).includes(needle)));
         call.hidden = filtering && !ok;
         if (ok) match = true;
       }
       if (onlyErrors && name === '' && turn.classList.contains('failed')) match = true;
-      const show = !filtering || match;
+      if (!onlyErrors && name === '') match = true;
+      const show = !filtering || (match && hasText);
       turn.hidden = !show;
       if (show) {
         shown++;
         if (filtering) turn.open = true;
       }
     }
-    for (const ev of $$('.event')) ev.hidden = filtering && !(onlyErrors && name === '' && ev.classList.contains('e'));
-    for (const u of $$('.user')) u.hidden = filtering;
+    for (const ev of $$('.event')) {
+      const kindOk = !(onlyErrors || name !== '') || (onlyErrors && name === '' && ev.classList.contains('e'));
+      ev.hidden = filtering && !(kindOk && (needle === '' || textOf(ev).includes(needle)));
+    }
+    for (const u of $$('.user')) u.hidden = filtering && !(needle !== '' && !onlyErrors && name === '' && textOf(u).includes(needle));
     count.textContent = filtering ? shown + ' of ' + turns.length + ' turns' : turns.length + ' turns';
   }
   kind.addEventListener('change', apply);
   tool.addEventListener('change', apply);
+  let typing;
+  find.addEventListener('input', () => { clearTimeout(typing); typing = setTimeout(apply, 150); });
   $('#expand').addEventListener('click', () => { for (const t of turns) if (!t.hidden) t.open = true; });
   $('#collapse').addEventListener('click', () => { for (const t of turns) t.open = false; });
   function openTarget() {

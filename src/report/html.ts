@@ -4,10 +4,11 @@ import type { ToolResultContent } from '../protocol/types.js';
 import { tokensChartSvg } from './chart.js';
 import { looksLikeDiff, renderDiffHtml } from './diff-html.js';
 import { escapeHtml as esc } from './escape.js';
-import { formatCost, formatDuration, formatTokens, oneLine, plural, safeJson } from './format.js';
+import { errorLines, formatCost, formatDuration, formatTokens, oneLine, plural, safeJson } from './format.js';
 import { PAGE_CSS, PAGE_SCRIPT } from './html-assets.js';
 import { renderMarkdown } from './markdown.js';
 import { contextTokens, type CallView, type RunView, type TurnView } from './model.js';
+import { describeEvent, runChanges, runLinks, runSetup, tellingArgument } from './run-facts.js';
 
 // `patchloop export`: the run as one self-contained HTML page, rendered here so the page needs no
 // code of its own to show the run. Every string from the transcript is escaped on the way in; the
@@ -86,6 +87,13 @@ function callHtml(call: CallView): string {
   ];
   if (!call.result) parts.push('<div class="lbl">No result recorded (the run ended before it).</div>');
   else {
+    if (call.isError) {
+      // The reason up front: for a command its status and the end of its output, where the failure is.
+      const why = errorLines(call.output, 6);
+      // Only when it says something the whole result below does not say at a glance (a long output).
+      if (why.length && why.join('\n') !== call.output.trim())
+        parts.push(`<div class="why">${why.map((l) => esc(l)).join('<br>')}</div>`);
+    }
     parts.push(`<div class="lbl">Result${call.isError ? ' (error)' : ''}, as the model saw it</div>`);
     for (const block of call.result.content) {
       parts.push(block.type === 'text' ? pre(block.text, 'out') : image(block));
@@ -112,7 +120,10 @@ function turnHtml(turn: TurnView): string {
     cost ?? '',
   ].filter(Boolean);
   const chips = turn.calls
-    .map((c) => `<span class="chip${c.isError ? ' e' : ''}">${c.isError ? '✗' : ''}${esc(c.name)}</span>`)
+    .map((c) => {
+      const arg = tellingArgument(c);
+      return `<span class="chip${c.isError ? ' e' : ''}">${c.isError ? '✗ ' : ''}${esc(c.name)}${arg ? ` <span class="ca">${esc(arg)}</span>` : ''}</span>`;
+    })
     .join('');
   const preview =
     turn.calls.length === 0 && turn.text
@@ -133,12 +144,111 @@ function turnHtml(turn: TurnView): string {
 }
 
 function eventHtml(event: EventLine): string {
-  const fields = Object.entries(event)
-    .filter(([k]) => k !== 'type' && k !== 'event' && k !== 'timestamp')
-    .map(([k, v]) => `${esc(k)}=${esc(typeof v === 'string' ? v : safeJson(v))}`)
-    .join(' ');
   const isError = event.event === 'error' || event.event === 'cancel';
-  return `<div class="event${isError ? ' e' : ''}"><span class="ek">${esc(String(event.event))}</span>${fields}</div>`;
+  return `<div class="event${isError ? ' e' : ''}" data-kind="${esc(String(event.event))}"><span class="ek">${esc(String(event.event))}</span>${esc(describeEvent(event))}</div>`;
+}
+
+function link(href: string, text: string): string {
+  return `<a href="${esc(href)}" rel="noopener noreferrer">${esc(text)}</a>`;
+}
+
+const ERRORS_SHOWN = 5;
+const DIFF_MAX = 400_000;
+
+interface ErrorGroup {
+  tool?: string;
+  source: string;
+  message: string;
+  turns: number[];
+  count: number;
+}
+
+function errorItem(g: ErrorGroup): string {
+  const turns = g.turns.slice(0, 8).map((t) => `<a href="#turn-${t}">${t}</a>`);
+  if (g.turns.length > 8) turns.push('…');
+  const where = g.turns.length
+    ? `${g.turns.length > 1 ? 'turns' : 'turn'} ${turns.join(', ')}`
+    : esc(g.source);
+  const times = g.count > 1 ? ` (${g.count} times)` : '';
+  return `<li>${where}${g.tool ? ` · <code>${esc(g.tool)}</code>` : ''}${times}: ${esc(g.message)}</li>`;
+}
+
+/**
+ * The errors of a long run at a glance: a count per tool, each distinct error once with the turns
+ * it happened in, the first few shown and the rest on demand.
+ */
+function errorsHtml(view: RunView): string {
+  const errors = view.errors;
+  if (errors.length === 0) return '';
+  const byTool = new Map<string, number>();
+  const groups = new Map<string, ErrorGroup>();
+  for (const e of errors) {
+    const k = e.tool ?? e.source;
+    byTool.set(k, (byTool.get(k) ?? 0) + 1);
+    const key = `${e.source}\u0000${e.tool ?? ''}\u0000${e.message}`;
+    const g = groups.get(key) ?? { tool: e.tool, source: e.source, message: e.message, turns: [], count: 0 };
+    g.count++;
+    if (e.turn !== undefined && !g.turns.includes(e.turn)) g.turns.push(e.turn);
+    groups.set(key, g);
+  }
+  const counts = [...byTool.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `<code>${esc(k)}</code> ${n}`)
+    .join(' · ');
+  const list = [...groups.values()];
+  const first = list.slice(0, ERRORS_SHOWN).map(errorItem).join('');
+  const rest = list.slice(ERRORS_SHOWN);
+  const more = rest.length
+    ? `<details class="more"><summary>${rest.length} more</summary><ul>${rest.map(errorItem).join('')}</ul></details>`
+    : '';
+  return `<div class="box errors" id="errors"><b>Errors (${errors.length})</b> <span class="dim">${counts}</span><ul>${first}</ul>${more}</div>`;
+}
+
+/** Changed files with their +/− counts, and the whole diff on demand. */
+function changesHtml(view: RunView): string {
+  const changes = runChanges(view);
+  if (changes.files.length === 0 && !changes.diff) return '';
+  const added = changes.files.reduce((n, f) => n + f.added, 0);
+  const removed = changes.files.reduce((n, f) => n + f.removed, 0);
+  const items = changes.files
+    .map(
+      (f) =>
+        `<li><code>${esc(f.path)}</code> <span class="d-a">+${f.added}</span> <span class="d-r">−${f.removed}</span></li>`,
+    )
+    .join('');
+  const note =
+    changes.source === 'tools'
+      ? '<div class="dim">As edited by the file tools during the run; commands may have changed more, and the commit is what counts.</div>'
+      : '';
+  let diff = changes.diff ?? changes.files.flatMap((f) => f.diffs).join('\n');
+  let cutNote = '';
+  if (diff.length > DIFF_MAX) {
+    cutNote = `<div class="dim">… ${diff.length - DIFF_MAX} more characters of the diff are in the transcript.</div>`;
+    diff = diff.slice(0, DIFF_MAX);
+  }
+  const diffBlock = diff.trim()
+    ? `<details class="whole-diff"><summary>${changes.diff ? 'The whole diff' : 'The edits, file by file'}</summary>${renderDiffHtml(diff)}${cutNote}</details>`
+    : '';
+  return `<div class="box changes" id="changes"><b>Changed files (${plural(changes.files.length, 'file')}, +${added} −${removed})</b><ul>${items}</ul>${note}${diffBlock}</div>`;
+}
+
+/** What the model was told before the task: on demand, when the session line recorded it. */
+function setupHtml(view: RunView): string {
+  const setup = runSetup(view);
+  if (setup.systemPrompt === undefined && setup.tools.length === 0) return '';
+  const parts: string[] = [];
+  if (setup.systemPrompt !== undefined)
+    parts.push(`<div class="lbl">System prompt</div>${pre(setup.systemPrompt)}`);
+  if (setup.tools.length) {
+    parts.push(`<div class="lbl">Tool definitions (${setup.tools.length})</div>`);
+    for (const t of setup.tools) {
+      parts.push(
+        `<details class="tooldef"><summary><code>${esc(t.name)}</code> <span class="dim">${esc(oneLine(t.description).slice(0, 140))}</span></summary>` +
+          `${pre(t.description)}${t.parameters !== undefined ? pre(safeJson(t.parameters, 2)) : ''}</details>`,
+      );
+    }
+  }
+  return `<details class="box setup" id="setup"><summary><b>System prompt and tools</b> <span class="dim">what the model was given before the task</span></summary>${parts.join('')}</details>`;
 }
 
 function headerHtml(view: RunView): string {
@@ -170,22 +280,18 @@ function headerHtml(view: RunView): string {
   const s: Record<string, unknown> = view.summary ?? {};
   if (typeof s.branch === 'string') facts.push(['Branch', `<code>${esc(s.branch)}</code>`]);
   if (typeof s.commitSha === 'string') facts.push(['Commit', `<code>${esc(s.commitSha)}</code>`]);
-  if (typeof s.prUrl === 'string' && /^https?:\/\//.test(s.prUrl)) {
-    facts.push(['Pull request', `<a href="${esc(s.prUrl)}" rel="noopener noreferrer">${esc(s.prUrl)}</a>`]);
-  }
+  const links = runLinks(view);
+  const number = view.session && typeof view.session.number === 'number' ? view.session.number : undefined;
+  if (links.issue) facts.push(['Issue or PR', link(links.issue, `#${number ?? ''}`)]);
+  if (links.pullRequest) facts.push(['Pull request', link(links.pullRequest, links.pullRequest)]);
+  if (links.run) facts.push(['Workflow run', link(links.run, links.run)]);
+  if (links.comment) facts.push(['Summary comment', link(links.comment, links.comment)]);
+  if (links.earlierRun) facts.push(['Continues', link(links.earlierRun, 'the earlier run')]);
   const parts = [
     `<h1>patchloop run <span class="badge ${cls}">${esc(conclusion)}</span></h1>`,
     `<dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`,
   ];
-  if (view.errors.length) {
-    const items = view.errors.map((e) => {
-      const where = e.turn !== undefined ? `<a href="#turn-${e.turn}">turn ${e.turn}</a>` : esc(e.source);
-      return `<li>${where}${e.tool ? ` · <code>${esc(e.tool)}</code>` : ''}: ${esc(e.message)}</li>`;
-    });
-    parts.push(
-      `<div class="box errors"><b>Errors (${view.errors.length})</b><ul>${items.join('')}</ul></div>`,
-    );
-  }
+  parts.push(changesHtml(view), errorsHtml(view));
   if (view.warnings.length) {
     parts.push(
       `<div class="box warnings"><b>About this transcript</b><ul>${view.warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></div>`,
@@ -203,6 +309,7 @@ function controlsHtml(view: RunView): string {
     `<div class="controls"><label>Show <select id="f-kind"><option value="all">all turns</option>` +
     `<option value="errors">only errors</option></select></label>` +
     `<label>Tool <select id="f-tool"><option value="">any tool</option>${options}</select></label>` +
+    `<label>Find <input type="search" id="f-text" placeholder="text in the run" size="22"></label>` +
     `<button type="button" id="expand">Expand all</button><button type="button" id="collapse">Collapse all</button>` +
     `<span id="f-count" class="dim"></span></div>`
   );
@@ -224,6 +331,7 @@ export function renderHtml(view: RunView, options: HtmlOptions = {}): string {
   if (last && last.calls.length === 0 && last.text) {
     body.push(`<h2>Final message</h2><div class="md box">${renderMarkdown(last.text)}</div>`);
   }
+  body.push(setupHtml(view));
   body.push('<h2>Timeline</h2>', controlsHtml(view));
   for (const item of view.timeline) {
     if (item.kind === 'turn') body.push(turnHtml(item.turn));

@@ -14,10 +14,15 @@ export { inspectJson, renderInspectText, terminalSafe, type InspectTextOptions }
 export { renderHtml, type HtmlOptions } from './html.js';
 export { defaultHtmlPath, exportTranscriptHtml } from './export-file.js';
 export { renderMarkdown } from './markdown.js';
+export { neutralizeMentions } from './mentions.js';
+export { errorGist, errorLines } from './format.js';
 export {
   COMMENT_MAX_CHARS,
+  editsDiff,
   renderSummaryMarkdown,
   renderSummaryText,
+  shareBudget,
+  STEP_SUMMARY_MAX_BYTES,
   STEP_SUMMARY_MAX_CHARS,
   toolLogFromMessages,
   type ChangedFile,

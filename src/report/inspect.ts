@@ -2,6 +2,8 @@ import type { EventLine } from '../protocol/transcript.js';
 import type { Usage } from '../protocol/types.js';
 import {
   cut,
+  errorGist,
+  errorLines,
   formatCost,
   formatDuration,
   formatTokens,
@@ -65,6 +67,12 @@ function eventFields(e: EventLine): string {
   return parts.join(' ');
 }
 
+/** The request inside the action's task prompt (`<request from="@login">…</request>`), if there is one. */
+export function requestOf(task: string): { from: string; text: string } | undefined {
+  const m = /<request from="([^"\n]{0,100})">\n([\s\S]*?)\n<\/request>/.exec(task);
+  return m ? { from: m[1]!, text: m[2]! } : undefined;
+}
+
 export function renderInspectText(view: RunView, options: InspectTextOptions = {}): string {
   const p = palette(options.color === true);
   const width = Math.max(40, options.width ?? 120);
@@ -88,9 +96,19 @@ export function renderInspectText(view: RunView, options: InspectTextOptions = {
   if (view.task !== undefined) {
     line('');
     line(p.bold('Task'));
-    const { lines, more } = headLines(view.task, 5);
-    for (const l of lines) line(`  ${fit(l, 2)}`);
-    if (more > 0) line(p.dim(`  … ${plural(more, 'more line')}`));
+    // The action's prompt opens with framing; the request itself is what a reader looks for.
+    const request = requestOf(view.task);
+    if (request) {
+      line(p.dim(`  request from ${t(request.from)}:`));
+      const { lines, more } = headLines(request.text, 8);
+      for (const l of lines) line(`  ${fit(l, 2)}`);
+      if (more > 0) line(p.dim(`  … ${plural(more, 'more line')}`));
+      line(p.dim(`  (the whole prompt has ${plural(view.task.split('\n').length, 'line')}; --json has it)`));
+    } else {
+      const { lines, more } = headLines(view.task, 5);
+      for (const l of lines) line(`  ${fit(l, 2)}`);
+      if (more > 0) line(p.dim(`  … ${plural(more, 'more line')}`));
+    }
   }
 
   for (const item of view.timeline) {
@@ -181,9 +199,14 @@ export function renderInspectText(view: RunView, options: InspectTextOptions = {
       line(p.yellow('    │ (no result recorded)'));
       return;
     }
+    if (call.isError) {
+      // A failure's reason: a command's status and the end of its output, where the failure is.
+      const shown = errorLines(call.output, Math.max(outputLines, 5));
+      for (const l of shown.length ? shown : ['(no output)']) line(p.red(`    │ ${fit(l, 6)}`));
+      return;
+    }
     const { lines, more } = headLines(call.output, outputLines);
-    const paint = call.isError ? p.red : p.dim;
-    for (const l of lines) line(paint(`    │ ${fit(l, 6)}`));
+    for (const l of lines) line(p.dim(`    │ ${fit(l, 6)}`));
     if (more > 0) line(p.dim(`    │ … ${plural(more, 'more line')}`));
   }
 }
@@ -221,6 +244,11 @@ export function inspectJson(view: RunView): Record<string, unknown> {
         durationMs: c.durationMs ?? null,
         output: c.output.length > JSON_OUTPUT_CHARS ? c.output.slice(0, JSON_OUTPUT_CHARS) : c.output,
         outputChars: c.output.length,
+        // A failure's reason, and the end of a long output (where a test runner reports what failed).
+        ...(c.isError ? { error: errorGist(c.output, 1000) } : {}),
+        ...(c.output.length > JSON_OUTPUT_CHARS
+          ? { outputTail: c.output.slice(c.output.length - JSON_OUTPUT_CHARS) }
+          : {}),
       })),
     })),
     totals: view.totals,

@@ -2,6 +2,7 @@ import type { EventLine, ParsedTranscript, SessionLine, SummaryLine } from '../p
 import { TRANSCRIPT_VERSION } from '../protocol/transcript.js';
 import type { AssistantMessage, ToolCall, ToolResultMessage, Usage } from '../protocol/types.js';
 import { addUsage, emptyUsage } from '../protocol/types.js';
+import { errorGist } from './format.js';
 import { contentText, normalizeMessage, normalizeUsage, toMillis } from './normalize.js';
 
 // One pass over a parsed transcript into the view every reader renders from: turns with their
@@ -82,11 +83,6 @@ export interface RunView {
   errors: RunError[];
   /** Things a reader should know about the file itself (torn line, unknown lines, newer version). */
   warnings: string[];
-}
-
-function firstLine(text: string): string {
-  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
-  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 }
 
 export function buildRunView(parsed: ParsedTranscript): RunView {
@@ -202,7 +198,8 @@ export function buildRunView(parsed: ParsedTranscript): RunView {
         turn: entry.turn,
         tool: call.name,
         toolCallId: call.id,
-        message: firstLine(call.output) || '(no output)',
+        // The reason, not just the first line ("Invalid arguments for read_file:" says nothing).
+        message: errorGist(call.output, 500),
       });
     }
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isAbsolute } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import type { ToolRegistry } from '../protocol/execute.js';
 import type { SessionLine } from '../protocol/transcript.js';
 import type { ToolResultContent } from '../protocol/types.js';
@@ -94,6 +94,27 @@ export function recordedWorkspace(session: SessionLine | undefined): string | un
     : undefined;
 }
 
+/**
+ * Temp folders of the recorded run, whose paths replay ignores: those the session line names, and
+ * for a run of the action, the runner's temp folder. A transcript written by the action does not
+ * record RUNNER_TEMP, but GitHub-hosted and self-hosted runners alike keep it beside the checkouts:
+ * GITHUB_WORKSPACE is `<work>/<repo>/<repo>` and RUNNER_TEMP `<work>/_temp`.
+ */
+export function recordedTempDirs(session: SessionLine | undefined): string[] {
+  if (!session) return [];
+  const out: string[] = [];
+  for (const name of ['tmpdir', 'runnerTemp', 'artifactsDir', 'outputsDir']) {
+    const v = pick(session, name);
+    if (typeof v === 'string' && isAbsolute(v)) out.push(v);
+  }
+  const ws = recordedWorkspace(session);
+  if (ws && session.trigger !== 'cli') {
+    const repoDir = dirname(ws);
+    if (repoDir.split('/').pop() === ws.split('/').pop()) out.push(join(dirname(repoDir), '_temp'));
+  }
+  return out;
+}
+
 /** The commit the recorded run started from, when the session line tells it. */
 export function recordedBaseCommit(session: SessionLine | undefined): string | undefined {
   if (!session) return undefined;
@@ -124,6 +145,7 @@ export async function replayRun(view: RunView, options: ReplayOptions): Promise<
   };
   const recordedRoot = recordedWorkspace(view.session);
   if (recordedRoot) ctx.workspaces.push(recordedRoot);
+  ctx.tmpdirs.push(...recordedTempDirs(view.session));
   const report: ReplayReport = { calls: [], matched: 0, skipped: 0, aborted: false };
   let index = 0;
   for (const turn of view.turns) {

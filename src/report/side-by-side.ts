@@ -1,5 +1,6 @@
 // Two texts in two columns for the terminal, around their first differing line; lines that
-// differ are marked in the gutter.
+// differ are marked in the gutter and shown in full, wrapped over as many rows as they need (the
+// difference may be at the end of a long line); equal lines are cut to the column.
 
 export interface SideBySideOptions {
   width?: number;
@@ -14,6 +15,15 @@ export interface SideBySideOptions {
 function fitColumn(text: string, width: number): string {
   const flat = text.replace(/\t/g, '  ');
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat.padEnd(width);
+}
+
+/** The line in pieces of at most `width` characters (at least one piece). */
+function wrap(text: string | undefined, width: number): string[] {
+  if (text === undefined) return [];
+  const chars = [...text.replace(/\t/g, '  ')];
+  const out: string[] = [];
+  for (let i = 0; i < chars.length; i += width) out.push(chars.slice(i, i + width).join(''));
+  return out.length > 0 ? out : [''];
 }
 
 export function sideBySide(left: string, right: string, options: SideBySideOptions = {}): string {
@@ -41,9 +51,16 @@ export function sideBySide(left: string, right: string, options: SideBySideOptio
     const l = a[i];
     const r = b[i];
     const same = l !== undefined && r !== undefined && key(l) === key(r);
-    out.push(
-      `${fitColumn(l ?? '', col)} ${same ? '│' : '≠'} ${r === undefined ? '' : fitColumn(r, col).trimEnd()}`,
-    );
+    if (same) {
+      out.push(`${fitColumn(l, col)} │ ${fitColumn(r, col).trimEnd()}`);
+      continue;
+    }
+    const left = wrap(l, col);
+    const right = wrap(r, col);
+    for (let k = 0; k < Math.max(left.length, right.length); k++) {
+      const gutter = k === 0 ? '≠' : '┆';
+      out.push(`${(left[k] ?? '').padEnd(col)} ${gutter} ${right[k] ?? ''}`.trimEnd());
+    }
   }
   if (end < total) out.push(`${fitColumn(`… ${total - end} lines below`, col)} │`);
   return out.join('\n');

@@ -1,6 +1,21 @@
 import type { Message, ToolResultMessage, Usage } from '../protocol/types.js';
-import { cut, formatCost, formatDuration, formatTokens, oneLine, plural, shortArgs } from './format.js';
+import {
+  cut,
+  errorGist,
+  formatCost,
+  formatDuration,
+  formatTokens,
+  headWithin,
+  oneLine,
+  plural,
+  shortArgs,
+  sizeOf,
+  type SizeUnit,
+} from './format.js';
+import { neutralizeMentions } from './mentions.js';
 import { contentText } from './normalize.js';
+
+export { neutralizeMentions };
 
 // The run summary of CONTRACT §5: markdown for the PR/issue comment and the step summary, plain
 // text for the CLI. One input shape, filled by whoever ran the agent.
@@ -36,15 +51,35 @@ export interface RunSummaryInput {
   finalMessage?: string;
   error?: string;
   toolLog: ToolLogEntry[];
-  /** Where the full transcript is (artifact name, path or URL). */
+  /** Where the full transcript is (artifact name, path or URL); `artifactUrl` wins when set. */
   transcriptLocation?: string;
   runUrl?: string;
   notices?: string[];
+  /** `GITHUB_SERVER_URL`, e.g. https://github.com; with `repository`, the branch, commit and files become links. */
+  serverUrl?: string;
+  /** `owner/name`. */
+  repository?: string;
+  /** True when the branch and commit are on GitHub (pushed); only then are they linked. */
+  pushed?: boolean;
+  /** Login of whoever asked for the run. */
+  requester?: string;
+  /** The transcript artifact: its download page and name. */
+  artifactUrl?: string;
+  artifactName?: string;
+  /** The change as a unified diff, shown collapsed: for dry runs, where nothing was pushed to link to. */
+  diff?: string;
+  /** More links for the footer: the failed run a CI fix is for, the earlier run a session continues. */
+  related?: { label: string; url: string }[];
 }
 
 export interface SummaryMarkdownOptions {
-  /** Hard bound on the output length. 65,536 is GitHub's comment limit. */
+  /** Bound on the output in characters. 65,536 is GitHub's limit for comments and PR bodies. */
   maxChars?: number;
+  /**
+   * Bound on the output in UTF-8 bytes. The runner drops a step summary over 1 MiB whole, and
+   * counts bytes: default, any `maxChars` above the comment limit is also taken as a byte bound.
+   */
+  maxBytes?: number;
   /** At most this many tool-log lines. */
   logLines?: number;
   /** Applied to every piece before cutting and to the whole output. */
@@ -52,8 +87,10 @@ export interface SummaryMarkdownOptions {
 }
 
 export const COMMENT_MAX_CHARS = 65_536;
-/** The step summary's limit is 1 MiB; stay a little under it. */
-export const STEP_SUMMARY_MAX_CHARS = 1_000_000;
+/** The step summary's limit is 1 MiB (1,048,576 bytes); stay a little under it. */
+export const STEP_SUMMARY_MAX_BYTES = 1_000_000;
+/** @deprecated the step summary is bounded in bytes: STEP_SUMMARY_MAX_BYTES. */
+export const STEP_SUMMARY_MAX_CHARS = STEP_SUMMARY_MAX_BYTES;
 
 const HEADLINES: Record<string, string> = {
   success: '✅ patchloop: success',
@@ -66,6 +103,7 @@ const HEADLINES: Record<string, string> = {
 };
 
 const OUTPUT_CHARS = 120;
+const ERROR_CHARS = 200;
 const ARGS_CHARS = 80;
 
 /** One log entry per tool call, in call order, paired with its result by id. */
@@ -90,6 +128,22 @@ export function toolLogFromMessages(messages: readonly Message[]): ToolLogEntry[
   return log;
 }
 
+/**
+ * The file tools' edits as one diff, in the order they were made (from the results' `details`,
+ * which the model never saw). For a dry run's summary when the commit's own diff is not at hand;
+ * changes made by commands are not in it.
+ */
+export function editsDiff(messages: readonly Message[]): string {
+  const parts: string[] = [];
+  for (const m of messages) {
+    if (m.role !== 'toolResult' || m.isError) continue;
+    if (m.toolName !== 'edit_file' && m.toolName !== 'write_file') continue;
+    const d = m.details as { diff?: unknown } | undefined;
+    if (d && typeof d.diff === 'string' && d.diff.trim()) parts.push(d.diff.replace(/\n*$/, ''));
+  }
+  return parts.length ? `${parts.join('\n')}\n` : '';
+}
+
 /** A code span that survives backticks in the text. */
 function code(text: string): string {
   const t = oneLine(text);
@@ -111,91 +165,166 @@ function tokensLine(u: Usage): string {
 }
 
 function logLine(e: ToolLogEntry): string {
-  // Only the start of a long output can show; collapsing all of it would be wasted work.
-  const output = cut(oneLine(e.output.slice(0, OUTPUT_CHARS * 3)), OUTPUT_CHARS);
-  return `${e.ok ? '✓' : '✗'} ${e.name} ${cut(oneLine(e.args.slice(0, ARGS_CHARS * 3)), ARGS_CHARS)} → ${e.ok ? '' : 'error: '}${output}`;
+  const args = cut(oneLine(e.args.slice(0, ARGS_CHARS * 3)), ARGS_CHARS);
+  // A failure shows its reason (for a command, the end of its output); a success only the start.
+  const output = e.ok
+    ? cut(oneLine(e.output.slice(0, OUTPUT_CHARS * 3)), OUTPUT_CHARS)
+    : `error: ${errorGist(e.output, ERROR_CHARS)}`;
+  return `${e.ok ? '✓' : '✗'} ${e.name} ${args} → ${output}`;
 }
 
-function redacted(input: RunSummaryInput, redact: (s: string) => string): RunSummaryInput {
-  const r = (s: string | undefined) => (s === undefined ? undefined : redact(s));
+/** Every piece of model or tool text, redacted and with its mentions broken, before anything is measured. */
+function cleaned(input: RunSummaryInput, redact: (s: string) => string): RunSummaryInput {
+  return mapText(input, (s) => neutralizeMentions(redact(s)));
+}
+
+function mapText(input: RunSummaryInput, c: (s: string) => string): RunSummaryInput {
+  const r = (s: string | undefined) => (s === undefined ? undefined : c(s));
   return {
     ...input,
-    models: input.models.map(redact),
+    models: input.models.map(c),
     branch: r(input.branch),
     commitSha: r(input.commitSha),
     prUrl: r(input.prUrl),
     compareUrl: r(input.compareUrl),
-    changedFiles: input.changedFiles.map((f) => ({ ...f, path: redact(f.path) })),
+    changedFiles: input.changedFiles.map((f) => ({ ...f, path: c(f.path) })),
     finalMessage: r(input.finalMessage),
     error: r(input.error),
-    toolLog: input.toolLog.map((e) => ({
-      ...e,
-      name: redact(e.name),
-      args: redact(e.args),
-      output: redact(e.output),
-    })),
+    toolLog: input.toolLog.map((e) => ({ ...e, name: c(e.name), args: c(e.args), output: c(e.output) })),
     transcriptLocation: r(input.transcriptLocation),
     runUrl: r(input.runUrl),
-    notices: input.notices?.map(redact),
+    notices: input.notices?.map(c),
+    artifactUrl: r(input.artifactUrl),
+    artifactName: r(input.artifactName),
+    diff: r(input.diff),
+    related: input.related?.map((l) => ({ label: c(l.label), url: c(l.url) })),
   };
 }
 
-function headMarkdown(s: RunSummaryInput): string {
+// ── Links ────────────────────────────────────────────────────────────────────────────────────
+
+/** A URL for a markdown link target: parentheses and spaces would end it early. */
+function href(url: string): string {
+  return url.replace(/[()\s<>]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+
+function pathPart(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
+}
+
+interface Links {
+  branch?: string;
+  commit?: string;
+  file?: (path: string) => string;
+}
+
+function linksOf(s: RunSummaryInput): Links {
+  if (!s.serverUrl || !s.repository || !/^[\w.-]+\/[\w.-]+$/.test(s.repository)) return {};
+  if (!/^https?:\/\//.test(s.serverUrl)) return {};
+  const repo = `${s.serverUrl.replace(/\/+$/, '')}/${s.repository}`;
+  const links: Links = {};
+  if (!s.pushed) return links;
+  if (s.branch) links.branch = `${repo}/tree/${pathPart(s.branch)}`;
+  if (s.commitSha && /^[0-9a-f]{7,64}$/i.test(s.commitSha)) {
+    const sha = s.commitSha;
+    links.commit = `${repo}/commit/${sha}`;
+    links.file = (path) => `${repo}/blob/${sha}/${pathPart(path)}`;
+  }
+  return links;
+}
+
+function link(text: string, url: string | undefined): string {
+  return url ? `[${text}](${href(url)})` : text;
+}
+
+function requesterMarkdown(login: string, serverUrl: string | undefined): string {
+  // Named, not mentioned: the requester asked and follows the thread already.
+  const name = `@\u200B${oneLine(login)}`;
+  if (!/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/.test(login) || !serverUrl || !/^https?:\/\//.test(serverUrl))
+    return cell(name.replace(/[[\]]/g, '\\$&'));
+  return `[${name}](${href(`${serverUrl.replace(/\/+$/, '')}/${login}`)})`;
+}
+
+// ── Sections ─────────────────────────────────────────────────────────────────────────────────
+
+function headMarkdown(s: RunSummaryInput, links: Links): string {
   const headline = Object.hasOwn(HEADLINES, s.conclusion)
     ? HEADLINES[s.conclusion]
     : `patchloop: ${cell(s.conclusion)}`;
   const lines: string[] = [`### ${headline}`, ''];
   if (s.error) lines.push(`> **Error:** ${cut(oneLine(s.error), 2000)}`, '');
   for (const n of s.notices ?? []) lines.push(`> **Note:** ${cut(oneLine(n), 2000)}`, '');
-  lines.push('| | |', '|---|---|');
-  lines.push(`| Model | ${s.models.length ? s.models.map((m) => cell(code(m))).join(', ') : '(none)'} |`);
-  lines.push(`| Turns | ${s.turns} |`);
-  if (s.durationMs !== undefined) lines.push(`| Duration | ${formatDuration(s.durationMs)} |`);
-  lines.push(`| Tokens | ${tokensLine(s.usage)} |`);
+  const rows: [string, string][] = [];
+  if (s.requester) rows.push(['Requested by', requesterMarkdown(s.requester, s.serverUrl)]);
+  rows.push(['Model', s.models.length ? s.models.map((m) => cell(code(m))).join(', ') : '(none)']);
+  rows.push(['Turns', String(s.turns)]);
+  if (s.durationMs !== undefined) rows.push(['Duration', formatDuration(s.durationMs)]);
+  rows.push(['Tokens', tokensLine(s.usage)]);
   const cost = formatCost(s.usage.costUsd);
-  lines.push(`| Cost | ${cost ? `${cost} (estimated)` : 'unknown (no price for this model)'} |`);
-  if (s.branch) lines.push(`| Branch | ${cell(code(s.branch))} |`);
-  if (s.commitSha) lines.push(`| Commit | ${cell(code(s.commitSha.slice(0, 12)))} |`);
+  rows.push(['Cost', cost ? `${cost} (estimated)` : 'unknown (no price for this model)']);
+  if (s.branch) rows.push(['Branch', link(cell(code(s.branch)), links.branch)]);
+  if (s.commitSha) rows.push(['Commit', link(cell(code(s.commitSha.slice(0, 12))), links.commit)]);
   if (s.prUrl)
-    lines.push(`| Pull request | [${s.prNumber !== undefined ? `#${s.prNumber}` : 'open'}](${s.prUrl}) |`);
-  else if (s.compareUrl) lines.push(`| Compare | [create a pull request](${s.compareUrl}) |`);
+    rows.push([
+      'Pull request',
+      `[${s.prNumber !== undefined ? `#${s.prNumber}` : 'open'}](${href(s.prUrl)})`,
+    ]);
+  else if (s.compareUrl) rows.push(['Compare', `[create a pull request](${href(s.compareUrl)})`]);
+  // The first row is the table's header: a header of empty cells shows as an empty strip.
+  const [first, ...rest] = rows;
+  lines.push(`| ${first![0]} | ${first![1]} |`, '|---|---|');
+  for (const [k, v] of rest) lines.push(`| ${k} | ${v} |`);
   return lines.join('\n');
 }
 
-function filesMarkdown(files: ChangedFile[], keep: number): string {
+function filesMarkdown(files: ChangedFile[], keep: number, links: Links): string {
   if (files.length === 0) return '';
   const added = files.reduce((n, f) => n + f.added, 0);
   const removed = files.reduce((n, f) => n + f.removed, 0);
   const lines = [`**Changed files** (${plural(files.length, 'file')}, +${added} −${removed})`, ''];
   for (const f of files.slice(0, keep)) {
-    lines.push(`- ${code(f.path)} ${f.binary ? '(binary)' : `+${f.added} −${f.removed}`}`);
+    const name = link(code(f.path), links.file?.(f.path));
+    lines.push(`- ${name} ${f.binary ? '(binary)' : `+${f.added} −${f.removed}`}`);
   }
   if (files.length > keep) lines.push(`- … and ${files.length - keep} more`);
   return lines.join('\n');
 }
 
-/**
- * Wraps `@login` and `@org/team` in code spans: the model's words must not notify people on
- * GitHub (a mention inside a code span does not notify).
- */
-export function neutralizeMentions(text: string): string {
-  return text.replace(
-    /(^|[^\w`/@])@([A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\/[A-Za-z0-9_.-]+)?)(?![\w`])/g,
-    '$1`@$2`',
-  );
-}
-
-function finalMarkdown(text: string | undefined, keep: number): string {
-  if (!text || !text.trim()) return '';
-  let body = neutralizeMentions(text.trim());
-  if (body.length > keep)
-    body = `${body.slice(0, Math.max(0, keep))}\n\n… (cut; the full message is in the transcript)`;
+function finalMarkdown(text: string, kept: string): string {
+  if (!text) return '';
+  const body =
+    kept.length < text.length ? `${kept.trimEnd()}\n\n… (cut; the full message is in the transcript)` : text;
   // Quoted, so an unclosed code fence in the message cannot swallow the rest of the summary.
   const quoted = body
     .split('\n')
     .map((l) => (l ? `> ${l}` : '>'))
     .join('\n');
   return `**Final message**\n\n${quoted}`;
+}
+
+function fenceFor(text: string): string {
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  return '`'.repeat(longest + 1);
+}
+
+function diffMarkdown(diff: string, kept: string, files: ChangedFile[]): string {
+  if (!diff.trim()) return '';
+  const cutNote =
+    kept.length < diff.length
+      ? `\n… (cut: ${plural(diff.split('\n').length - kept.split('\n').length, 'more line')} of the diff are not shown)`
+      : '';
+  const body = kept.replace(/\n+$/, '');
+  const fence = fenceFor(body);
+  const stat = files.length ? ` (${plural(files.length, 'file')})` : '';
+  return [
+    `<details><summary>Diff${stat}</summary>`,
+    '',
+    `${fence}diff`,
+    body,
+    fence,
+    cutNote,
+    '</details>',
+  ].join('\n');
 }
 
 function logMarkdown(log: ToolLogEntry[], fitted: FittedLog): string {
@@ -210,8 +339,7 @@ function logMarkdown(log: ToolLogEntry[], fitted: FittedLog): string {
         ]
       : fitted.head;
   const text = body.join('\n');
-  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((r) => r.length));
-  const fence = '`'.repeat(longest + 1);
+  const fence = fenceFor(text);
   return [
     `<details><summary>Tool log (${plural(log.length, 'call')}, ${plural(errors, 'error')})</summary>`,
     '',
@@ -225,8 +353,15 @@ function logMarkdown(log: ToolLogEntry[], fitted: FittedLog): string {
 
 function footerMarkdown(s: RunSummaryInput): string {
   const parts: string[] = [];
-  if (s.transcriptLocation) parts.push(`Full transcript: ${s.transcriptLocation}`);
-  if (s.runUrl) parts.push(`[Workflow run](${s.runUrl})`);
+  if (s.artifactUrl && /^https?:\/\//.test(s.artifactUrl)) {
+    const name = s.artifactName ? code(s.artifactName) : 'artifact';
+    parts.push(`Full transcript: [${name}](${href(s.artifactUrl)}) (JSONL and HTML page)`);
+  } else if (s.transcriptLocation) parts.push(`Full transcript: ${s.transcriptLocation}`);
+  if (s.runUrl) parts.push(`[Workflow run](${href(s.runUrl)})`);
+  for (const r of s.related ?? []) {
+    if (/^https?:\/\//.test(r.url))
+      parts.push(`[${cell(r.label).replace(/[[\]]/g, '\\$&')}](${href(r.url)})`);
+  }
   return parts.join(' · ');
 }
 
@@ -236,9 +371,10 @@ interface FittedLog {
   omitted: number;
 }
 
-/** Picks log lines to fit `budget` characters: about a third from the start, the rest from the end. */
-function fitLog(all: string[], maxLines: number, budget: number): FittedLog {
-  const total = all.reduce((n, l) => n + l.length + 1, 0);
+/** Picks log lines to fit `budget`: about a third from the start, the rest from the end. */
+function fitLog(all: string[], maxLines: number, budget: number, unit: SizeUnit): FittedLog {
+  const sizes = all.map((l) => sizeOf(l, unit) + 1);
+  const total = sizes.reduce((n, l) => n + l, 0);
   if (all.length <= maxLines && total <= budget) return { head: all, tail: [], omitted: 0 };
   const reserve = 80;
   let room = Math.max(0, budget - reserve);
@@ -246,19 +382,18 @@ function fitLog(all: string[], maxLines: number, budget: number): FittedLog {
   const headRoom = Math.floor(room / 3);
   const head: string[] = [];
   let used = 0;
-  for (const l of all) {
-    if (head.length >= Math.ceil(slots / 3) || used + l.length + 1 > headRoom) break;
-    head.push(l);
-    used += l.length + 1;
+  for (let i = 0; i < all.length; i++) {
+    if (head.length >= Math.ceil(slots / 3) || used + sizes[i]! > headRoom) break;
+    head.push(all[i]!);
+    used += sizes[i]!;
   }
   room -= used;
   slots -= head.length;
   const tail: string[] = [];
   for (let i = all.length - 1; i >= head.length; i--) {
-    const l = all[i]!;
-    if (tail.length >= slots || l.length + 1 > room) break;
-    tail.unshift(l);
-    room -= l.length + 1;
+    if (tail.length >= slots || sizes[i]! > room) break;
+    tail.unshift(all[i]!);
+    room -= sizes[i]!;
   }
   return { head, tail, omitted: all.length - head.length - tail.length };
 }
@@ -268,45 +403,105 @@ function join(sections: string[]): string {
 }
 
 /**
- * The markdown summary. Never longer than `maxChars`: the tool log is cut first, then the final
- * message, then the file list; the head (outcome, model, tokens, cost, branch) is always kept.
+ * Shares `room` between sections that want `demand` each, in proportion to `weight`: a section
+ * that wants less than its share gets what it wants, and the rest is shared among the others. So a
+ * huge final message cannot take the tool log's place, nor the log the message's.
+ */
+export function shareBudget(room: number, demand: number[], weight: number[]): number[] {
+  const give = demand.map(() => 0);
+  let open = demand.map((d, i) => i).filter((i) => demand[i]! > 0);
+  let left = Math.max(0, room);
+  while (open.length > 0 && left > 0) {
+    const total = open.reduce((n, i) => n + weight[i]!, 0);
+    const satisfied = open.filter((i) => demand[i]! - give[i]! <= (left * weight[i]!) / total);
+    if (satisfied.length === 0) {
+      for (const i of open) give[i]! += Math.floor((left * weight[i]!) / total);
+      break;
+    }
+    for (const i of satisfied) {
+      left -= demand[i]! - give[i]!;
+      give[i] = demand[i]!;
+    }
+    open = open.filter((i) => !satisfied.includes(i));
+  }
+  return give;
+}
+
+/** Renders a section with as much of its text as keeps it within `budget`. */
+function fitText(text: string, budget: number, unit: SizeUnit, render: (kept: string) => string): string {
+  let out = render(text);
+  let size = sizeOf(out, unit);
+  if (size <= budget) return out;
+  let keep = sizeOf(text, unit);
+  for (let i = 0; i < 30 && size > budget && keep > 0; i++) {
+    keep = Math.max(0, keep - (size - budget) - 8);
+    out = render(headWithin(text, keep, unit));
+    size = sizeOf(out, unit);
+  }
+  return size <= budget ? out : '';
+}
+
+/**
+ * The markdown summary, within `maxChars` characters (and `maxBytes` bytes). The head (outcome,
+ * requester, model, tokens, cost, branch, commit, PR) is always kept; the changed files, the final
+ * message, the diff and the tool log each get a share of the rest, so each survives the others.
  */
 export function renderSummaryMarkdown(input: RunSummaryInput, options: SummaryMarkdownOptions = {}): string {
   const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
-  const maxLines = options.logLines ?? (maxChars > COMMENT_MAX_CHARS ? 5000 : 300);
+  const maxBytes = options.maxBytes ?? (maxChars > COMMENT_MAX_CHARS ? maxChars : undefined);
+  const unit: SizeUnit = maxBytes !== undefined ? 'bytes' : 'chars';
+  const limit = maxBytes !== undefined ? Math.min(maxBytes, maxChars * 3) : maxChars;
+  const maxLines = options.logLines ?? (limit > COMMENT_MAX_CHARS ? 5000 : 300);
   const redact = options.redact ?? ((s: string) => s);
-  const s = options.redact ? redacted(input, redact) : input;
+  const s = cleaned(input, redact);
+  const links = linksOf(s);
+  const size = (t: string) => sizeOf(t, unit);
 
-  const head = headMarkdown(s);
+  const head = headMarkdown(s, links);
   const footer = footerMarkdown(s);
+  const finalText = s.finalMessage?.trim() ?? '';
+  const diffText = s.diff ?? '';
   const allLog = s.toolLog.map(logLine);
-  const fixed = head.length + footer.length + 16;
-  let filesKeep = Math.min(s.changedFiles.length, 500);
-  let files = filesMarkdown(s.changedFiles, filesKeep);
-  let finalKeep = s.finalMessage?.length ?? 0;
-  let final = finalMarkdown(s.finalMessage, finalKeep);
 
-  const logBudget = maxChars - fixed - files.length - final.length - 200;
-  let log = '';
-  if (allLog.length > 0 && logBudget > 0) {
-    log = logMarkdown(s.toolLog, fitLog(allLog, maxLines, logBudget));
+  // Full sizes first; the joins between sections cost a few characters each.
+  const full = {
+    files: filesMarkdown(s.changedFiles, Math.min(s.changedFiles.length, 1000), links),
+    final: finalMarkdown(finalText, finalText),
+    diff: diffMarkdown(diffText, diffText, s.changedFiles),
+    log: logMarkdown(s.toolLog, fitLog(allLog, maxLines, Number.MAX_SAFE_INTEGER, unit)),
+  };
+  const room = limit - size(head) - size(footer) - 16;
+  const [filesBudget, finalBudget, diffBudget, logBudget] = shareBudget(
+    room,
+    [size(full.files), size(full.final), size(full.diff), size(full.log)],
+    [1, 3, 2, 3],
+  ) as [number, number, number, number];
+
+  let files = full.files;
+  if (size(files) > filesBudget) {
+    let keep = Math.min(s.changedFiles.length, 1000);
+    while (keep > 0 && size(files) > filesBudget) {
+      keep = Math.floor(keep / 2);
+      files = filesMarkdown(s.changedFiles, keep, links);
+    }
+    if (size(files) > filesBudget) files = '';
   }
-  if (allLog.length > 0 && (log === '' || join([head, files, final, log, footer]).length > maxChars)) {
-    log = `Tool log: ${plural(allLog.length, 'call')}, too long to show here (the transcript has them all).`;
+  const final = fitText(finalText, finalBudget, unit, (kept) => finalMarkdown(finalText, kept));
+  const diff = fitText(diffText, diffBudget, unit, (kept) => diffMarkdown(diffText, kept, s.changedFiles));
+  let log = full.log;
+  if (size(log) > logBudget) {
+    log = logMarkdown(s.toolLog, fitLog(allLog, maxLines, Math.max(0, logBudget - 300), unit));
+    if (size(log) > logBudget) {
+      log = `Tool log: ${plural(allLog.length, 'call')}, too long to show here (the transcript has them all).`;
+    }
   }
-  let out = join([head, files, final, log, footer]);
-  if (out.length > maxChars && final) {
-    finalKeep = Math.max(0, finalKeep - (out.length - maxChars) - 120);
-    final = finalMarkdown(s.finalMessage, finalKeep);
-    out = join([head, files, final, log, footer]);
+
+  let out = neutralizeMentions(redact(join([head, files, final, diff, log, footer])));
+  if (size(out) > limit || out.length > maxChars) {
+    const bound = Math.min(limit, unit === 'chars' ? maxChars : limit) - 4;
+    out = `${headWithin(out, bound, unit)}…\n`;
+    if (out.length > maxChars) out = `${out.slice(0, maxChars - 2)}…\n`;
   }
-  while (out.length > maxChars && filesKeep > 0) {
-    filesKeep = Math.floor(filesKeep / 2);
-    files = filesMarkdown(s.changedFiles, filesKeep);
-    out = join([head, files, final, log, footer]);
-  }
-  out = redact(out);
-  if (out.length > maxChars) out = `${out.slice(0, maxChars - 2)}…\n`;
   return out;
 }
 
@@ -315,7 +510,7 @@ export function renderSummaryText(
   input: RunSummaryInput,
   options: { redact?: (text: string) => string } = {},
 ): string {
-  const s = options.redact ? redacted(input, options.redact) : input;
+  const s = options.redact ? mapText(input, options.redact) : input;
   const lines: string[] = [`Outcome: ${s.conclusion}`];
   if (s.error) lines.push(`Error: ${oneLine(s.error)}`);
   for (const n of s.notices ?? []) lines.push(`Note: ${oneLine(n)}`);

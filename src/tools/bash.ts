@@ -1,5 +1,6 @@
 import type { AgentTool } from '../protocol/tool.js';
 import { formatCommandResult, type CommandDetails } from './command-output.js';
+import type { CommandEnvOptions } from './env.js';
 import { runCommand, type CommandSandbox } from './process.js';
 import { DEFAULT_LIMITS } from './truncate.js';
 import type { Workspace } from './workspace.js';
@@ -11,6 +12,8 @@ export interface BashArgs {
 
 export interface BashOptions {
   env?: NodeJS.ProcessEnv;
+  /** `command-env` names and PATH entries to drop (env.ts). */
+  envOptions?: CommandEnvOptions;
   sandbox?: CommandSandbox;
   artifactsDir?: string;
 }
@@ -25,7 +28,7 @@ export function createBashTool(
   return {
     name: 'bash',
     description:
-      'Run `bash -c command` in the workspace root (no stdin, no secrets in the environment). ' +
+      'Run `bash -c command` in the workspace root (no stdin; the environment holds only neutral variables and those the workflow passes on). ' +
       'Returns the exit code and the last 2000 lines / 50 KB of stdout+stderr. `timeout` in seconds ' +
       `(default ${DEFAULT_BASH_TIMEOUT_S}, max ${MAX_BASH_TIMEOUT_S}) kills all it started.`,
     parameters: {
@@ -42,6 +45,7 @@ export function createBashTool(
         command: args.command,
         cwd: ws.root,
         env: options.env,
+        envOptions: options.envOptions,
         sandbox: options.sandbox,
         timeoutMs: (args.timeout ?? DEFAULT_BASH_TIMEOUT_S) * 1000,
         signal,

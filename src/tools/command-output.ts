@@ -1,3 +1,4 @@
+import { withoutNpmUpdateNotice } from '../protocol/npm-notice.js';
 import type { ToolOutput } from '../protocol/tool.js';
 import type { CommandResult } from './process.js';
 import { DEFAULT_LIMITS, formatBytes, truncateTail, type TruncationLimits } from './truncate.js';
@@ -26,7 +27,7 @@ export function formatCommandResult(
   limits: TruncationLimits = DEFAULT_LIMITS,
   heading?: string,
 ): ToolOutput<CommandDetails> {
-  const tail = truncateTail(result.text, limits);
+  const tail = truncateTail(withoutNpmUpdateNotice(result.text), limits);
   const keptLines = tail.keptLines;
   const truncated = tail.truncated || !result.complete;
   const details: CommandDetails = {
@@ -58,7 +59,8 @@ export function formatCommandResult(
       ? `the last ${formatBytes(tail.keptBytes)} of the last line`
       : `the last ${keptLines} lines`;
     let notice = `[Output cut: showing ${shown} of ${result.totalLines} lines (${formatBytes(result.totalBytes)} in all).`;
-    if (result.fullOutputPath) notice += ` Full output saved to ${result.fullOutputPath}.`;
+    if (result.fullOutputPath)
+      notice += ` Full output saved to ${result.fullOutputPath}. Read it with read_file or search it with grep at that path.`;
     else if (result.spillError) notice += ` The full output could not be saved: ${result.spillError}.`;
     notice += ' Narrow the command (e.g. run one test, or filter with grep) to see less at a time.]';
     parts.push(notice);

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { readRegularFileSync } from './safe-fs.js';
 
 export interface TestCommand {
   /** The shell command, e.g. `npm test`. */
@@ -13,9 +14,15 @@ export interface TestCommand {
 /** npm init's placeholder script, which only fails. */
 const NPM_PLACEHOLDER = /no test specified/;
 
+/** Larger than any real manifest; a bigger file is not what it claims to be. */
+const MAX_MANIFEST_BYTES = 1 << 20;
+
+// Detection runs on every run_tests call, on files a command may have replaced: a FIFO named
+// package.json would block a plain read (and the whole event loop) until someone writes to it, so
+// only a regular file, opened without blocking and without following a symlink, is read at all.
 function readText(path: string): string | undefined {
   try {
-    return readFileSync(path, 'utf8');
+    return readRegularFileSync(path, MAX_MANIFEST_BYTES).toString('utf8');
   } catch {
     return undefined;
   }

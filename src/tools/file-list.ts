@@ -1,4 +1,5 @@
-import { splitNul, type Git } from './git.js';
+import { splitNul, type Git } from '../git/index.js';
+import type { Area } from './safe-fs.js';
 import { compareNames, walkFiles } from './walk.js';
 
 export interface FileList {
@@ -13,12 +14,7 @@ export interface FileList {
  * from a walk of the folder elsewhere, or when the folder asked for is itself ignored (the walk then
  * applies only the .gitignore rules below it).
  */
-export async function listFiles(
-  root: string,
-  git: Git,
-  base: string,
-  signal?: AbortSignal,
-): Promise<FileList> {
+export async function listFiles(area: Area, git: Git, base: string, signal?: AbortSignal): Promise<FileList> {
   if ((await git.isWorkTree()) && !(await git.isIgnored(base, signal))) {
     const spec = base === '' ? '.' : `:(literal)${base}`;
     const [listed, deleted] = await Promise.all([
@@ -32,6 +28,6 @@ export async function listFiles(
     }
   }
   const files: string[] = [];
-  for await (const entry of walkFiles(root, base, signal)) files.push(entry.rel);
+  for await (const entry of walkFiles(area, base, signal)) files.push(entry.rel);
   return { files: files.sort(compareNames), source: 'walk' };
 }

@@ -1,9 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { ToolError, type AgentTool } from '../protocol/tool.js';
 import { listFiles } from './file-list.js';
-import { createGit, type Git } from './git.js';
+import { createToolGit as createGit, type Git } from '../git/index.js';
 import { parseGlob } from './glob.js';
 import { displayPath } from './path-display.js';
+import { formatBytes, MAX_BODY_BYTES, MAX_RESULT_BYTES, truncateHead } from './truncate.js';
 import type { Workspace } from './workspace.js';
 
 export interface FindFilesArgs {
@@ -23,17 +24,20 @@ export interface FindFilesOptions {
 }
 
 export const DEFAULT_FIND_LIMIT = 1000;
+/** Whatever `limit` asks; with the byte cap it keeps a result under 50 KB (CONTRACT §6). */
+export const MAX_FIND_LIMIT = 1000;
 
 export function createFindFilesTool(
   ws: Workspace,
   options: FindFilesOptions = {},
 ): AgentTool<FindFilesArgs, FindFilesDetails> {
-  const git = options.git ?? createGit(ws.root, options.env);
+  const git = options.git ?? createGit(ws.root);
   return {
     name: 'find_files',
     description:
       'Find files by glob ("*.ts" matches names at any depth, "src/**/*.ts" paths under `path`), respecting ' +
-      `.gitignore. Sorted; at most \`limit\` (default ${DEFAULT_FIND_LIMIT}), with a notice when cut.`,
+      `.gitignore. Sorted; at most \`limit\` (default and max ${MAX_FIND_LIMIT}), ` +
+      `${MAX_RESULT_BYTES / 1024} KB in all, with a notice when cut.`,
     readOnly: true,
     parameters: {
       type: 'object',
@@ -53,11 +57,15 @@ export function createFindFilesTool(
       if (!target.exists) throw new ToolError(`Folder not found: ${where}.`);
       if (!(await stat(target.real)).isDirectory()) throw new ToolError(`${where} is a file, not a folder.`);
       const base = target.realRel;
-      const { files } = await listFiles(ws.root, git, base, signal);
+      const { files } = await listFiles(ws.area, git, base, signal);
       const found = files.filter((f) => filter.matches(base === '' ? f : f.slice(base.length + 1)));
-      const limit = args.limit ?? DEFAULT_FIND_LIMIT;
-      const shown = found.slice(0, limit);
-      const details = { count: found.length, shown: shown.length };
+      const limit = Math.min(args.limit ?? DEFAULT_FIND_LIMIT, MAX_FIND_LIMIT);
+      const listed = found.slice(0, limit);
+      const head = truncateHead(listed.map(displayPath).join('\n'), {
+        maxLines: Number.MAX_SAFE_INTEGER,
+        maxBytes: MAX_BODY_BYTES,
+      });
+      const details = { count: found.length, shown: head.keptLines };
       if (found.length === 0) {
         const scope = target.rel === '' ? 'the workspace' : target.rel;
         return {
@@ -65,9 +73,15 @@ export function createFindFilesTool(
           details,
         };
       }
-      let text = shown.map(displayPath).join('\n');
-      if (found.length > limit) {
-        text += `\n\n[Showing ${limit} of ${found.length} files. Raise limit, or narrow the pattern or path.]`;
+      let text = head.text;
+      if (head.keptLines < found.length) {
+        const room = head.truncated || limit >= MAX_FIND_LIMIT;
+        text += room
+          ? `\n\n[Showing ${head.keptLines} of ${found.length} files (find_files shows at most ${MAX_FIND_LIMIT} paths / ` +
+            `${formatBytes(MAX_RESULT_BYTES)}). To see the rest, give a narrower \`path\` (one folder at a time; list_dir ` +
+            'shows the folders) or a more specific pattern.]'
+          : `\n\n[Showing ${head.keptLines} of ${found.length} files. Raise limit (up to ${MAX_FIND_LIMIT}), or give a ` +
+            'narrower `path` or a more specific pattern.]';
       }
       return { content: [{ type: 'text', text }], details };
     },

@@ -1,5 +1,5 @@
 import { gitPathspecs } from './glob.js';
-import type { Git } from './git.js';
+import type { Git } from '../git/index.js';
 import {
   GrepError,
   LineSplitter,

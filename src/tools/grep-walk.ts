@@ -1,11 +1,35 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { FileHandle } from 'node:fs/promises';
 import { classify, SNIFF_BYTES } from './file-kind.js';
 import { GrepError, passesFilter, type GrepBackend, type GrepQuery, type GrepSink } from './grep-search.js';
+import { readAll, type Area, type OpenedFile } from './safe-fs.js';
 import { walkFiles } from './walk.js';
 
 /** Files larger than this are skipped by the JavaScript search. */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+async function linesThrough(open: () => Promise<OpenedFile>): Promise<string[] | undefined> {
+  try {
+    const { handle, stat } = await open();
+    try {
+      return await linesOf(handle, stat.size);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** The lines of an opened text file; undefined when it is binary or too large to search. */
+export async function linesOf(handle: FileHandle, size: number): Promise<string[] | undefined> {
+  if (size > MAX_FILE_BYTES) return undefined;
+  const data = await readAll(handle, size);
+  if (classify(data.subarray(0, SNIFF_BYTES)).kind !== 'text') return undefined;
+  const lines = data.toString('utf8').split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  for (let i = 0; i < lines.length; i++) if (lines[i]!.endsWith('\r')) lines[i] = lines[i]!.slice(0, -1);
+  return lines;
+}
 
 export function compilePattern(query: Pick<GrepQuery, 'pattern' | 'literal' | 'ignoreCase'>): RegExp {
   const source = query.literal ? query.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : query.pattern;
@@ -47,7 +71,7 @@ export function searchLines(
 }
 
 /** A search in JavaScript, for when neither git nor ripgrep can be used. */
-export function createWalkGrep(root: string): GrepBackend {
+export function createWalkGrep(area: Area): GrepBackend {
   return {
     name: 'javascript',
     async search(query, sink) {
@@ -58,34 +82,13 @@ export function createWalkGrep(root: string): GrepBackend {
         if (r.kind !== 'break') anyInFile = true;
         return sink(r);
       };
-      for await (const entry of walkFiles(root, query.base, query.signal)) {
+      for await (const entry of walkFiles(area, query.base, query.signal)) {
         if (entry.type !== 'file' || !passesFilter(query, entry.rel)) continue;
-        if (!(await searchFile(root, entry.rel, re, query.context, counting, first))) return;
+        const lines = await linesThrough(entry.open);
+        if (lines && !searchLines(entry.rel, lines, re, query.context, counting, first)) return;
         if (anyInFile) first = false;
         anyInFile = false;
       }
     },
   };
-}
-
-/** Searches a single file; used by every backend when the path names one file. */
-export async function searchFile(
-  root: string,
-  rel: string,
-  re: RegExp,
-  context: number,
-  sink: GrepSink,
-  first = true,
-): Promise<boolean> {
-  let data: Buffer;
-  try {
-    data = await readFile(join(root, rel));
-  } catch {
-    return true;
-  }
-  if (data.length > MAX_FILE_BYTES || classify(data.subarray(0, SNIFF_BYTES)).kind !== 'text') return true;
-  const lines = data.toString('utf8').split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  for (let i = 0; i < lines.length; i++) if (lines[i]!.endsWith('\r')) lines[i] = lines[i]!.slice(0, -1);
-  return searchLines(rel, lines, re, context, sink, first);
 }

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
+import { readRegularFileSync } from './safe-fs.js';
 
 // .gitignore rules for folders that are not git checkouts (where git cannot be asked): the common
 // subset of gitignore(5): comments, `!` negation, trailing `/` for folders, anchoring by a leading
@@ -46,6 +46,9 @@ export function parseGitignore(text: string, base: string): Rule[] {
   return rules;
 }
 
+/** A .gitignore larger than this is not read (git's own limit is 100 MB; real ones are a few KB). */
+const MAX_GITIGNORE_BYTES = 1024 * 1024;
+
 /** The ignore rules in force in one folder: its ancestors' and its own. */
 export class IgnoreRules {
   private constructor(private readonly rules: Rule[]) {}
@@ -58,7 +61,10 @@ export class IgnoreRules {
   child(root: string, dir: string): IgnoreRules {
     let text: string;
     try {
-      text = readFileSync(join(root, dir, '.gitignore'), 'utf8');
+      // Like git (2.32 on), a .gitignore that is a symlink is not followed; a FIFO is not waited on.
+      text = readRegularFileSync(join(root, dir, '.gitignore'), MAX_GITIGNORE_BYTES, {
+        within: root,
+      }).toString('utf8');
     } catch {
       return this;
     }

@@ -2,9 +2,10 @@ import type { AnyAgentTool } from '../protocol/tool.js';
 import { createBashTool } from './bash.js';
 import { createEditFileTool } from './edit-file.js';
 import { createFindFilesTool } from './find-files.js';
-import { createGit } from './git.js';
+import { createToolGit, type Git } from '../git/index.js';
 import { createGrepTool } from './grep.js';
 import { createListDirTool } from './list-dir.js';
+import type { CommandEnvOptions } from './env.js';
 import type { CommandSandbox } from './process.js';
 import { createReadFileTool } from './read-file.js';
 import { createRunTestsTool } from './run-tests.js';
@@ -19,20 +20,38 @@ export interface WorkspaceToolOptions {
   /** Empty or undefined: detect it. */
   testCommand?: string;
   allowBash?: boolean;
-  /** Base environment for commands; it is scrubbed of secrets. Default: process.env. */
+  /**
+   * Whether commands (run_tests, and bash with allowBash) are offered at all. False where they
+   * cannot be isolated and the user did not accept that (CONTRACT §6). Default true.
+   */
+  commands?: boolean;
+  /** The job's environment; commands get only its allow-listed part (env.ts). Default: process.env. */
   env?: NodeJS.ProcessEnv;
+  /** `command-env` names passed on to commands, and PATH entries to drop. */
+  commandEnv?: CommandEnvOptions;
   sandbox?: CommandSandbox;
   /** Where run_tests and bash save full output when they cut it. Default: the system temp folder. */
   artifactsDir?: string;
   /** run_tests' time limit. Default: 10 minutes. */
   testTimeoutMs?: number;
+  /** The tools' git (GitRepo.toolGit(), private once the repository is isolated). */
+  git?: Git;
 }
 
-/** The tools of CONTRACT §6 for one workspace; `bash` only when allowBash. */
+/** The tools of CONTRACT §6 for one workspace; commands unless `commands: false`, `bash` only when allowBash. */
 export function createWorkspaceTools(options: WorkspaceToolOptions): AnyAgentTool[] {
-  const ws = createWorkspace(options.root, { protectedPaths: options.protectedPaths });
-  const git = createGit(ws.root, options.env);
-  const command = { env: options.env, sandbox: options.sandbox, artifactsDir: options.artifactsDir };
+  // A command's saved full output lies in artifactsDir; read_file and grep may read it there (only).
+  const ws = createWorkspace(options.root, {
+    protectedPaths: options.protectedPaths,
+    readOnlyDirs: options.artifactsDir ? [options.artifactsDir] : [],
+  });
+  const git = options.git ?? createToolGit(ws.root);
+  const command = {
+    env: options.env,
+    envOptions: options.commandEnv,
+    sandbox: options.sandbox,
+    artifactsDir: options.artifactsDir,
+  };
   const tools: AnyAgentTool[] = [
     createReadFileTool(ws),
     createEditFileTool(ws),
@@ -40,12 +59,15 @@ export function createWorkspaceTools(options: WorkspaceToolOptions): AnyAgentToo
     createGrepTool(ws, { git, env: options.env }),
     createFindFilesTool(ws, { git }),
     createListDirTool(ws, { git }),
+  ];
+  if (options.commands === false) return tools;
+  tools.push(
     createRunTestsTool(ws, {
       ...command,
       testCommand: options.testCommand,
       timeoutMs: options.testTimeoutMs,
     }),
-  ];
+  );
   if (options.allowBash) tools.push(createBashTool(ws, command));
   return tools;
 }
@@ -54,9 +76,9 @@ export { createBashTool, type BashArgs, type BashOptions } from './bash.js';
 export type { CommandDetails } from './command-output.js';
 export { detectTestCommand, type TestCommand } from './detect-test-command.js';
 export { createEditFileTool, type EditFileArgs, type EditFileDetails } from './edit-file.js';
-export { scrubEnv, isSecretVariable } from './env.js';
+export { commandEnv, scrubEnv, type CommandEnvOptions } from './env.js';
 export { createFindFilesTool, type FindFilesArgs, type FindFilesOptions } from './find-files.js';
-export { createGit, type Git } from './git.js';
+export { createToolGit as createGit, type Git } from '../git/index.js';
 export {
   createGrepTool,
   type GrepArgs,

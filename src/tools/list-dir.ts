@@ -1,8 +1,9 @@
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { ToolError, type AgentTool } from '../protocol/tool.js';
-import { createGit, splitNul, type Git } from './git.js';
+import { createToolGit as createGit, splitNul, type Git } from '../git/index.js';
 import { IgnoreRules } from './ignore.js';
 import { displayPath } from './path-display.js';
+import { formatBytes, MAX_BODY_BYTES, MAX_RESULT_BYTES, truncateHead } from './truncate.js';
 import { compareNames } from './walk.js';
 import type { Workspace } from './workspace.js';
 
@@ -23,6 +24,8 @@ export interface ListDirOptions {
 }
 
 export const DEFAULT_LIST_LIMIT = 500;
+/** Whatever `limit` asks; with the byte cap it keeps a result under 50 KB (CONTRACT §6). */
+export const MAX_LIST_LIMIT = 1000;
 
 interface Entry {
   name: string;
@@ -64,12 +67,13 @@ export function createListDirTool(
   ws: Workspace,
   options: ListDirOptions = {},
 ): AgentTool<ListDirArgs, ListDirDetails> {
-  const git = options.git ?? createGit(ws.root, options.env);
+  const git = options.git ?? createGit(ws.root);
   return {
     name: 'list_dir',
     description:
       'List a folder (default: root), sorted; folders end in "/", symlinks in "@". Skips entries ignored by ' +
-      `.gitignore; at most \`limit\` (default ${DEFAULT_LIST_LIMIT}), with a notice when cut.`,
+      `.gitignore; at most \`limit\` (default ${DEFAULT_LIST_LIMIT}, max ${MAX_LIST_LIMIT}), ` +
+      `${MAX_RESULT_BYTES / 1024} KB in all, with a notice when cut.`,
     readOnly: true,
     parameters: {
       type: 'object',
@@ -86,7 +90,7 @@ export function createListDirTool(
       if (!(await stat(target.real)).isDirectory())
         throw new ToolError(`${where} is a file; use read_file to read it.`);
       const dir = target.realRel;
-      const dirents = await readdir(target.real, { withFileTypes: true });
+      const dirents = await ws.readDir(target.real, where);
       const entries: Entry[] = dirents
         .filter((d) => d.name.toLowerCase() !== '.git')
         .sort((a, b) => compareNames(a.name, b.name))
@@ -109,13 +113,27 @@ export function createListDirTool(
       const { dirIgnored, ignored } = await ignoredSet(ws.root, git, dir, entries, signal);
       const visible = dirIgnored ? entries : entries.filter((e) => !ignored.has(e.rel));
       const hidden = entries.length - visible.length;
-      const limit = args.limit ?? DEFAULT_LIST_LIMIT;
-      const shown = visible.slice(0, limit);
-      const details = { entries: visible.length, shown: shown.length, ignored: hidden };
+      const limit = Math.min(args.limit ?? DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
+      const head = truncateHead(
+        visible
+          .slice(0, limit)
+          .map((e) => e.label)
+          .join('\n'),
+        { maxLines: Number.MAX_SAFE_INTEGER, maxBytes: MAX_BODY_BYTES },
+      );
+      const details = { entries: visible.length, shown: head.keptLines, ignored: hidden };
       const notes: string[] = [];
       if (dirIgnored) notes.push(`[${where} itself is ignored by .gitignore; all its entries are shown.]`);
-      if (visible.length > limit)
-        notes.push(`[Showing ${limit} of ${visible.length} entries. Raise limit to see more.]`);
+      if (head.keptLines < visible.length) {
+        const room = head.truncated || limit >= MAX_LIST_LIMIT;
+        notes.push(
+          room
+            ? `[Showing ${head.keptLines} of ${visible.length} entries (list_dir shows at most ${MAX_LIST_LIMIT} / ` +
+                `${formatBytes(MAX_RESULT_BYTES)}). To see the rest, use find_files with this \`path\` and a pattern ` +
+                '(e.g. "*.ts"), or list a subfolder.]'
+            : `[Showing ${head.keptLines} of ${visible.length} entries. Raise limit (up to ${MAX_LIST_LIMIT}) to see more.]`,
+        );
+      }
       if (hidden > 0)
         notes.push(`[${hidden} entr${hidden === 1 ? 'y' : 'ies'} ignored by .gitignore not shown.]`);
       if (visible.length === 0) {
@@ -129,10 +147,7 @@ export function createListDirTool(
           details,
         };
       }
-      const text =
-        notes.length > 0
-          ? `${shown.map((e) => e.label).join('\n')}\n\n${notes.join('\n')}`
-          : shown.map((e) => e.label).join('\n');
+      const text = notes.length > 0 ? `${head.text}\n\n${notes.join('\n')}` : head.text;
       return { content: [{ type: 'text', text }], details };
     },
   };

@@ -11,6 +11,8 @@ export interface OutputBufferOptions {
   spillDir: string;
   /** File name prefix, e.g. the tool's name. */
   name: string;
+  /** Mode of the saved file; default 0600. */
+  fileMode?: number;
 }
 
 export interface CapturedOutput {
@@ -100,7 +102,7 @@ export class OutputBuffer {
       mkdirSync(this.options.spillDir, { recursive: true });
       const name = `${this.options.name}-${Date.now()}-${randomBytes(4).toString('hex')}.log`;
       this.path = join(this.options.spillDir, name);
-      this.fd = openSync(this.path, 'w', 0o600);
+      this.fd = openSync(this.path, 'wx', this.options.fileMode ?? 0o600);
       for (const chunk of this.chunks) this.append(chunk);
     } catch (err) {
       this.failSpill(err);

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { scrubEnv } from './env.js';
+import { commandEnv, type CommandEnvOptions } from './env.js';
 import { OutputBuffer, type CapturedOutput } from './output-buffer.js';
 import { killGroup, liveMembers, signalGroup, type SignalGroup } from './process-group.js';
 import { DEFAULT_LIMITS, type TruncationLimits } from './truncate.js';
@@ -9,7 +9,10 @@ import { DEFAULT_LIMITS, type TruncationLimits } from './truncate.js';
 export interface CommandSpec {
   command: string;
   cwd: string;
-  env: NodeJS.ProcessEnv;
+  /** The command's environment, already reduced to the allow-list. */
+  env: Record<string, string>;
+  /** The command's time limit, when it has one (the sandbox bounds its CPU time by it). */
+  timeoutMs?: number;
 }
 
 export interface CommandSandbox {
@@ -17,19 +20,25 @@ export interface CommandSandbox {
   wrap(spec: CommandSpec): {
     file: string;
     args: string[];
-    env: NodeJS.ProcessEnv;
+    env: Record<string, string>;
     uid?: number;
     gid?: number;
   };
   /** Signals a process group the sandbox started, when the caller itself may not (another uid). */
   signal?: SignalGroup;
+  /** Mode of saved output files: the sandbox user must be able to read them back (0644). */
+  outputFileMode?: number;
+  /** The sandbox's own `command-env` names and private folders, added to the caller's. */
+  envOptions?: CommandEnvOptions;
 }
 
 export interface RunCommandOptions {
   command: string;
   cwd: string;
-  /** Base environment; it is scrubbed of secrets before use. Default: process.env. */
+  /** The job's environment, from which only the allow-list is taken (env.ts). Default: process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Names passed on besides the neutral variables (`command-env`), and PATH entries to drop. */
+  envOptions?: CommandEnvOptions;
   timeoutMs?: number;
   signal?: AbortSignal;
   sandbox?: CommandSandbox;
@@ -69,7 +78,7 @@ const PIPE_CLOSE_WAIT_MS = 500;
 const shell = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
 
 /**
- * Runs a shell command in its own process group, with a scrubbed environment, stdin from
+ * Runs a shell command in its own process group, with an allow-listed environment, stdin from
  * /dev/null and output captured in bounded memory. Timeout and abort kill the whole group; so
  * does the command's own exit (no background process outlives it). Never throws.
  */
@@ -81,14 +90,20 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
     limits,
     spillDir: options.artifactsDir ?? tmpdir(),
     name: options.name ?? 'command',
+    fileMode: options.sandbox?.outputFileMode,
   });
   const base = { exitCode: null, signal: null, timedOut: false, aborted: false };
   if (options.signal?.aborted) {
     return { ...base, ...output.finish(), aborted: true, durationMs: 0 };
   }
 
-  const env = scrubEnv(options.env ?? process.env);
-  const spec: CommandSpec = { command: options.command, cwd: options.cwd, env };
+  const own = options.sandbox?.envOptions;
+  const env = commandEnv(options.env ?? process.env, {
+    ...options.envOptions,
+    pass: [...(options.envOptions?.pass ?? []), ...(own?.pass ?? [])],
+    privateDirs: [...(options.envOptions?.privateDirs ?? []), ...(own?.privateDirs ?? [])],
+  });
+  const spec: CommandSpec = { command: options.command, cwd: options.cwd, env, timeoutMs: options.timeoutMs };
   const launch = options.sandbox
     ? options.sandbox.wrap(spec)
     : { file: shell, args: ['-c', options.command], env, uid: undefined, gid: undefined };

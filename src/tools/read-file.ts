@@ -1,7 +1,8 @@
-import { open, readFile, stat } from 'node:fs/promises';
-import { ToolError, type AgentTool } from '../protocol/tool.js';
+import type { FileHandle } from 'node:fs/promises';
+import { ToolError, type AgentTool, type ToolOutput } from '../protocol/tool.js';
 import { classify, SNIFF_BYTES } from './file-kind.js';
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes, utf8Head } from './truncate.js';
+import { readAll } from './safe-fs.js';
+import { DEFAULT_MAX_LINES, formatBytes, MAX_BODY_BYTES, MAX_RESULT_BYTES, utf8Head } from './truncate.js';
 import type { Workspace } from './workspace.js';
 
 export interface ReadFileArgs {
@@ -34,8 +35,12 @@ interface Window {
  * Reads lines [start, start + maxLines) within maxBytes, streaming, and counts every line of the
  * file, so a huge file never sits in memory.
  */
-async function readWindow(path: string, start: number, maxLines: number, maxBytes: number): Promise<Window> {
-  const handle = await open(path, 'r');
+async function readWindow(
+  handle: FileHandle,
+  start: number,
+  maxLines: number,
+  maxBytes: number,
+): Promise<Window> {
   const buf = Buffer.allocUnsafe(CHUNK);
   const lines: string[] = [];
   const decoder = new TextDecoder('utf-8', { fatal: false });
@@ -68,31 +73,28 @@ async function readWindow(path: string, start: number, maxLines: number, maxByte
     usedBytes += size;
   };
 
-  try {
-    for (;;) {
-      const { bytesRead } = await handle.read(buf, 0, CHUNK, null);
-      if (bytesRead === 0) break;
-      let pos = 0;
-      while (pos < bytesRead) {
-        const nl = buf.indexOf(10, pos);
-        const end = nl === -1 || nl >= bytesRead ? bytesRead : nl;
-        if (end > pos) pending = true;
-        // Past maxBytes + 4 the line is cut anyway; keeping more would only hold memory.
-        if (collecting() && partBytes <= maxBytes + 4) {
-          parts.push(Buffer.from(buf.subarray(pos, end)));
-          partBytes += end - pos;
-        }
-        if (end === bytesRead) break;
-        if (collecting()) finishLine();
-        pending = false;
-        lineNo++;
-        pos = end + 1;
+  for (let position = 0; ;) {
+    const { bytesRead } = await handle.read(buf, 0, CHUNK, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    let pos = 0;
+    while (pos < bytesRead) {
+      const nl = buf.indexOf(10, pos);
+      const end = nl === -1 || nl >= bytesRead ? bytesRead : nl;
+      if (end > pos) pending = true;
+      // Past maxBytes + 4 the line is cut anyway; keeping more would only hold memory.
+      if (collecting() && partBytes <= maxBytes + 4) {
+        parts.push(Buffer.from(buf.subarray(pos, end)));
+        partBytes += end - pos;
       }
+      if (end === bytesRead) break;
+      if (collecting()) finishLine();
+      pending = false;
+      lineNo++;
+      pos = end + 1;
     }
-    if (pending && collecting()) finishLine();
-  } finally {
-    await handle.close();
   }
+  if (pending && collecting()) finishLine();
   return { lines, totalLines: pending ? lineNo : lineNo - 1, stoppedBy };
 }
 
@@ -101,7 +103,8 @@ export function createReadFileTool(ws: Workspace): AgentTool<ReadFileArgs, ReadF
     name: 'read_file',
     description:
       'Read a text file: at most 2000 lines / 50 KB from `offset` (1-based line); when cut, a notice gives the ' +
-      'offset to continue. Images (png, jpeg, gif, webp) return as images; other binary files are refused.',
+      'offset to continue. Images (png, jpeg, gif, webp) return as images; other binary files are refused. ' +
+      "Also reads a command's saved output (absolute path from its notice).",
     readOnly: true,
     parameters: {
       type: 'object',
@@ -120,77 +123,81 @@ export function createReadFileTool(ws: Workspace): AgentTool<ReadFileArgs, ReadF
       const shown = target.rel || '.';
       if (!target.exists)
         throw new ToolError(`File not found: ${shown}. Use find_files or list_dir to see what exists.`);
-      const info = await stat(target.real);
-      if (info.isDirectory())
-        throw new ToolError(`${shown} is a directory; use list_dir to see its entries.`);
-      if (!info.isFile())
-        throw new ToolError(`${shown} is not a regular file (a device, socket or pipe); it is not read.`);
-
-      const handle = await open(target.real, 'r');
-      const head = Buffer.alloc(Math.min(SNIFF_BYTES, info.size));
+      // Everything below reads through this one descriptor, whose real path was checked after opening.
+      const { handle, stat: info } = await ws.open(target, 'read');
       try {
-        await handle.read(head, 0, head.length, 0);
+        return await readOpened(handle, info.size, shown, args);
       } finally {
         await handle.close();
       }
-      const kind = classify(head);
-      if (kind.kind === 'image') {
-        if (info.size > MAX_IMAGE_BYTES) {
-          throw new ToolError(
-            `${shown} is an image of ${formatBytes(info.size)}, over the ${formatBytes(MAX_IMAGE_BYTES)} that can be shown.`,
-          );
-        }
-        const data = (await readFile(target.real)).toString('base64');
-        return {
-          content: [
-            { type: 'text', text: `Image ${shown} (${kind.mimeType}, ${formatBytes(info.size)}):` },
-            { type: 'image', data, mimeType: kind.mimeType },
-          ],
-          details: { path: shown, kind: 'image', truncated: false },
-        };
-      }
-      if (kind.kind === 'binary') {
-        throw new ToolError(
-          `${shown} looks like a binary file (${kind.reason}; ${formatBytes(info.size)}), so it is not shown as text.`,
-        );
-      }
+    },
+  };
+}
 
-      const start = args.offset ?? 1;
-      const maxLines = Math.min(args.limit ?? DEFAULT_MAX_LINES, DEFAULT_MAX_LINES);
-      const win = await readWindow(target.real, start, maxLines, DEFAULT_MAX_BYTES);
-      if (win.totalLines === 0) {
-        return {
-          content: [{ type: 'text', text: `[${shown} is empty.]` }],
-          details: { path: shown, kind: 'text', totalLines: 0, truncated: false },
-        };
-      }
-      if (start > win.totalLines) {
-        throw new ToolError(
-          `offset ${start} is past the end of ${shown}, which has ${win.totalLines} line${win.totalLines === 1 ? '' : 's'}.`,
-        );
-      }
-      const end = start + win.lines.length - 1;
-      if (start === 1 && win.lines[0]?.startsWith('\uFEFF')) win.lines[0] = win.lines[0].slice(1);
-      let text = win.lines.join('\n');
-      const more = end < win.totalLines;
-      if (win.stoppedBy === 'long-line') {
-        text += `\n\n[Line ${start} is longer than ${formatBytes(DEFAULT_MAX_BYTES)}; only its start is shown.`;
-        text += more ? ` Use offset=${start + 1} to continue after it.]` : ']';
-      } else if (more) {
-        const why = win.stoppedBy === 'bytes' ? ` (${formatBytes(DEFAULT_MAX_BYTES)} limit)` : '';
-        text += `\n\n[Showing lines ${start}-${end} of ${win.totalLines}${why}. Use offset=${end + 1} to continue.]`;
-      }
-      return {
-        content: [{ type: 'text', text }],
-        details: {
-          path: shown,
-          kind: 'text',
-          startLine: start,
-          endLine: end,
-          totalLines: win.totalLines,
-          truncated: more || win.stoppedBy === 'long-line',
-        },
-      };
+async function readOpened(
+  handle: FileHandle,
+  size: number,
+  shown: string,
+  args: ReadFileArgs,
+): Promise<ToolOutput<ReadFileDetails>> {
+  const info = { size };
+  const head = await readAll(handle, size, SNIFF_BYTES);
+  const kind = classify(head);
+  if (kind.kind === 'image') {
+    if (info.size > MAX_IMAGE_BYTES) {
+      throw new ToolError(
+        `${shown} is an image of ${formatBytes(info.size)}, over the ${formatBytes(MAX_IMAGE_BYTES)} that can be shown.`,
+      );
+    }
+    const data = (await readAll(handle, info.size)).toString('base64');
+    return {
+      content: [
+        { type: 'text', text: `Image ${shown} (${kind.mimeType}, ${formatBytes(info.size)}):` },
+        { type: 'image', data, mimeType: kind.mimeType },
+      ],
+      details: { path: shown, kind: 'image', truncated: false },
+    };
+  }
+  if (kind.kind === 'binary') {
+    throw new ToolError(
+      `${shown} looks like a binary file (${kind.reason}; ${formatBytes(info.size)}), so it is not shown as text.`,
+    );
+  }
+
+  const start = args.offset ?? 1;
+  const maxLines = Math.min(args.limit ?? DEFAULT_MAX_LINES, DEFAULT_MAX_LINES);
+  const win = await readWindow(handle, start, maxLines, MAX_BODY_BYTES);
+  if (win.totalLines === 0) {
+    return {
+      content: [{ type: 'text', text: `[${shown} is empty.]` }],
+      details: { path: shown, kind: 'text', totalLines: 0, truncated: false },
+    };
+  }
+  if (start > win.totalLines) {
+    throw new ToolError(
+      `offset ${start} is past the end of ${shown}, which has ${win.totalLines} line${win.totalLines === 1 ? '' : 's'}.`,
+    );
+  }
+  const end = start + win.lines.length - 1;
+  if (start === 1 && win.lines[0]?.startsWith('\uFEFF')) win.lines[0] = win.lines[0].slice(1);
+  let text = win.lines.join('\n');
+  const more = end < win.totalLines;
+  if (win.stoppedBy === 'long-line') {
+    text += `\n\n[Line ${start} is longer than the ${formatBytes(MAX_BODY_BYTES)} a result can show; only its start is shown.`;
+    text += more ? ` Use offset=${start + 1} to continue after it.]` : ']';
+  } else if (more) {
+    const why = win.stoppedBy === 'bytes' ? ` (${formatBytes(MAX_RESULT_BYTES)} limit)` : '';
+    text += `\n\n[Showing lines ${start}-${end} of ${win.totalLines}${why}. Use offset=${end + 1} to continue.]`;
+  }
+  return {
+    content: [{ type: 'text', text }],
+    details: {
+      path: shown,
+      kind: 'text',
+      startLine: start,
+      endLine: end,
+      totalLines: win.totalLines,
+      truncated: more || win.stoppedBy === 'long-line',
     },
   };
 }

@@ -1,7 +1,9 @@
 import { ToolError, type AgentTool } from '../protocol/tool.js';
 import { formatCommandResult, type CommandDetails } from './command-output.js';
 import { detectTestCommand } from './detect-test-command.js';
+import type { CommandEnvOptions } from './env.js';
 import { runCommand, type CommandSandbox } from './process.js';
+import { shellQuote, splitWords } from './shell-words.js';
 import { DEFAULT_LIMITS } from './truncate.js';
 import type { Workspace } from './workspace.js';
 
@@ -13,6 +15,8 @@ export interface RunTestsOptions {
   /** The configured command; empty or undefined means detect it. */
   testCommand?: string;
   env?: NodeJS.ProcessEnv;
+  /** `command-env` names and PATH entries to drop (env.ts). */
+  envOptions?: CommandEnvOptions;
   sandbox?: CommandSandbox;
   artifactsDir?: string;
   timeoutMs?: number;
@@ -29,8 +33,8 @@ export function createRunTestsTool(
     name: 'run_tests',
     description:
       "Run the project's tests (configured, or detected: npm test, pytest, go test, cargo test, make test) " +
-      'with `args` appended, e.g. a test file. Returns the exit code and the last 2000 lines / 50 KB of output, ' +
-      `saying what was cut and where the full output is. Time limit ${Math.round(timeoutMs / 60000)} min.`,
+      'with `args` appended as words (quotes group; not shell text), e.g. a test file. Returns the exit code and ' +
+      `the last 2000 lines / 50 KB of output; a cut says where the full output is. Limit ${Math.round(timeoutMs / 60000)} min.`,
     parameters: {
       type: 'object',
       properties: {
@@ -48,13 +52,16 @@ export function createRunTestsTool(
             'Cargo.toml or Makefile "test" target. The `test-command` input (CLI: --test-command) sets one.',
         );
       }
-      const extra = args.args?.trim();
+      // words, each quoted for the shell: `; cat /etc/passwd` or `$(id)` reach the test program as
+      // literal arguments, so without allow-bash the model cannot run shell text (CONTRACT §6)
+      const words = splitWords(args.args ?? '');
       const separator = detected?.argsSeparator ?? '';
-      const command = extra ? `${base} ${separator}${extra}` : base;
+      const command = words.length ? `${base} ${separator}${words.map(shellQuote).join(' ')}` : base;
       const result = await runCommand({
         command,
         cwd: ws.root,
         env: options.env,
+        envOptions: options.envOptions,
         sandbox: options.sandbox,
         timeoutMs,
         signal,

@@ -10,6 +10,10 @@ export interface TruncationLimits {
 export const DEFAULT_MAX_LINES = 2000;
 export const DEFAULT_MAX_BYTES = 50 * 1024;
 export const DEFAULT_LIMITS: TruncationLimits = { maxLines: DEFAULT_MAX_LINES, maxBytes: DEFAULT_MAX_BYTES };
+/** No tool result is larger than this (CONTRACT §6), whatever `limit` asks. */
+export const MAX_RESULT_BYTES = 50 * 1024;
+/** What the body of a file tool's result may take, leaving room for the notices after it. */
+export const MAX_BODY_BYTES = MAX_RESULT_BYTES - 1024;
 
 export interface Truncation {
   text: string;

@@ -1,8 +1,19 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync, type Dirent } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { ToolError } from '../protocol/tool.js';
+import {
+  createArea,
+  isInside,
+  makeDirs,
+  openFile,
+  readDir,
+  UnsafeFileError,
+  type Area,
+  type OpenedFile,
+  type OpenMode,
+} from './safe-fs.js';
 
 export const DEFAULT_PROTECTED_PATHS = ['.github/workflows/**'];
 
@@ -14,9 +25,13 @@ export interface ResolvedPath {
   abs: string;
   /** Absolute path with every symlink followed; for a missing file, its nearest existing parent's. */
   real: string;
-  /** `real` relative to the real root; '' for the root. Use it for commands that do not follow symlinks. */
+  /** `real` relative to `base`; '' for the base itself. Use it for commands that do not follow symlinks. */
   realRel: string;
   exists: boolean;
+  /** Real root of the folder the path lies in: the workspace, or a read-only outputs folder. */
+  base: string;
+  /** In a read-only outputs folder (a command's saved full output): `rel` is then the absolute path. */
+  readOnly: boolean;
 }
 
 export type PathPurpose = 'read' | 'write';
@@ -32,20 +47,34 @@ export interface Workspace {
   resolve(path: string | undefined, purpose: PathPurpose): Promise<ResolvedPath>;
   /** The protected-paths glob a workspace-relative path matches, if any. */
   protectedBy(rel: string): string | undefined;
+  /**
+   * Opens a resolved file with the checks made on the descriptor (regular file, real path inside
+   * the workspace or, for reads, a read-only folder, not in the git directory). Throws ToolError.
+   */
+  open(target: ResolvedPath, mode: OpenMode): Promise<OpenedFile>;
+  /** Entries of a folder (absolute path), read through a checked descriptor. Throws ToolError. */
+  readDir(abs: string, shown: string): Promise<Dirent[]>;
+  /** Creates the parent folders of a resolved path for a write, each level checked. Throws ToolError. */
+  makeParents(target: ResolvedPath): Promise<void>;
+  /** The workspace as a confinement area, for walkers that open files themselves. */
+  readonly area: Area;
 }
 
 export interface WorkspaceOptions {
   protectedPaths?: string[];
+  /**
+   * The repository's git directory as found at the start of the run, refused by real path and by
+   * identity so that renaming it does not open it up. Default: `<root>/.git` when it exists.
+   */
+  gitDir?: string;
+  /** Folders outside the workspace whose files (directly inside them) may be read, never written. */
+  readOnlyDirs?: string[];
 }
 
 const MAX_LINK_DEPTH = 40;
 
 function toPosix(p: string): string {
   return sep === '/' ? p : p.split(sep).join('/');
-}
-
-function isInside(rel: string): boolean {
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 function touchesGitDir(rel: string): boolean {
@@ -98,6 +127,16 @@ export function createWorkspace(root: string, options: WorkspaceOptions = {}): W
   if (!isAbsolute(root)) throw new Error(`The workspace root must be an absolute path, got ${quote(root)}.`);
   const givenRoot = resolve(root);
   const realRoot = realpathSync(givenRoot);
+  const defaultGitDir = join(realRoot, '.git');
+  const area = createArea(realRoot, {
+    writable: true,
+    gitDir: options.gitDir ?? (existsSync(defaultGitDir) ? defaultGitDir : undefined),
+  });
+  const outputs = (options.readOnlyDirs ?? []).map((dir) => ({
+    given: resolve(dir),
+    area: createArea(dir, { writable: false, flat: true }),
+  }));
+  const readAreas = [area, ...outputs.map((o) => o.area)];
   const globs = options.protectedPaths ?? DEFAULT_PROTECTED_PATHS;
   const matchers = globs
     .filter((g) => g.trim() !== '')
@@ -108,8 +147,28 @@ export function createWorkspace(root: string, options: WorkspaceOptions = {}): W
   }
 
   function relativeTo(base: string, abs: string): string | undefined {
-    const rel = relative(base, abs);
-    return isInside(rel) ? toPosix(rel) : undefined;
+    return isInside(abs, base) ? toPosix(relative(base, abs)) : undefined;
+  }
+
+  /** A read of a file in a read-only outputs folder, named by its absolute path. */
+  async function resolveOutput(path: string, purpose: PathPurpose): Promise<ResolvedPath | undefined> {
+    const abs = resolve(path);
+    const found = outputs.find((o) => isInside(abs, o.given) || isInside(abs, o.area.root));
+    if (!found) return undefined;
+    if (purpose === 'write') {
+      throw new ToolError(
+        `Path ${quote(path)} is a saved command output outside the workspace: it can be read with read_file and searched with grep, not changed.`,
+      );
+    }
+    const { real, exists } = await resolveReal(abs);
+    const dir = realpathSync(found.area.root);
+    const realRel = relativeTo(dir, real);
+    if (realRel === undefined || realRel.includes('/') || realRel === '') {
+      throw new ToolError(
+        `Path ${quote(path)} is not a saved command output; only the files the notices name can be read there.`,
+      );
+    }
+    return { rel: real, abs, real, realRel, exists, base: dir, readOnly: true };
   }
 
   async function resolvePath(input: string | undefined, purpose: PathPurpose): Promise<ResolvedPath> {
@@ -127,7 +186,11 @@ export function createWorkspace(root: string, options: WorkspaceOptions = {}): W
       abs = resolve(givenRoot, path);
       rel = relativeTo(givenRoot, abs);
     }
-    if (rel === undefined) throw new ToolError(outside);
+    if (rel === undefined) {
+      const output = isAbsolute(path) ? await resolveOutput(path, purpose) : undefined;
+      if (output) return output;
+      throw new ToolError(outside);
+    }
     if (touchesGitDir(rel)) {
       throw new ToolError(`Path ${quote(path)} is inside .git/, which these tools neither read nor change.`);
     }
@@ -159,8 +222,74 @@ export function createWorkspace(root: string, options: WorkspaceOptions = {}): W
         );
       }
     }
-    return { rel, abs, real, realRel, exists };
+    return { rel, abs, real, realRel, exists, base: realRoot, readOnly: false };
   }
 
-  return { root: realRoot, resolve: resolvePath, protectedBy };
+  async function openChecked(target: ResolvedPath, mode: OpenMode): Promise<OpenedFile> {
+    try {
+      return await openFile(target.real, mode === 'read' ? readAreas : [area], mode);
+    } catch (err) {
+      throw refusal(err, target.rel || '.');
+    }
+  }
+
+  async function readDirChecked(abs: string, shown: string): Promise<Dirent[]> {
+    try {
+      return (await readDir(abs, readAreas)).entries;
+    } catch (err) {
+      throw refusal(err, shown);
+    }
+  }
+
+  async function makeParents(target: ResolvedPath): Promise<void> {
+    try {
+      await makeDirs(dirname(target.real), area);
+    } catch (err) {
+      throw refusal(err, target.rel);
+    }
+  }
+
+  return {
+    root: realRoot,
+    resolve: resolvePath,
+    protectedBy,
+    open: openChecked,
+    readDir: readDirChecked,
+    makeParents,
+    area,
+  };
+}
+
+/** The ToolError for a refusal by the descriptor checks; other errors pass through. */
+export function refusal(err: unknown, shown: string): unknown {
+  if (!(err instanceof UnsafeFileError)) return err;
+  const name = quote(shown);
+  switch (err.reason) {
+    case 'missing':
+      return new ToolError(`Path ${name} does not exist (it may have just been removed).`);
+    case 'directory':
+      return new ToolError(
+        `Path ${name} is a directory; use list_dir to see its entries, and give a file path.`,
+      );
+    case 'not-directory':
+      return new ToolError(`Cannot use ${name}: a part of its folder path is a file, not a folder.`);
+    case 'not-regular':
+      return new ToolError(
+        `Path ${name} is not a regular file (a pipe, device or socket); it is neither read nor written.`,
+      );
+    case 'symlink':
+      return new ToolError(
+        `Path ${name} changed into a symbolic link while it was being opened; it is refused.`,
+      );
+    case 'git-dir':
+      return new ToolError(
+        `Path ${name} lies in the repository's git directory (checked on the opened file, whatever the folder is called now); these tools neither read nor change it.`,
+      );
+    case 'read-only':
+      return new ToolError(`Path ${name} can only be read.`);
+    default:
+      return new ToolError(
+        `Path ${name} leads outside the workspace (checked on the opened file: ${err.message}); it is refused.`,
+      );
+  }
 }

@@ -1,7 +1,6 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { ToolError, type AgentTool } from '../protocol/tool.js';
 import { unifiedDiff } from './diff.js';
+import { readAll, replaceContent } from './safe-fs.js';
 import { formatBytes, splitLines } from './truncate.js';
 import type { Workspace } from './workspace.js';
 
@@ -20,12 +19,6 @@ export interface WriteFileDetails {
 
 /** Above this, no diff is computed for the UI. */
 const MAX_DIFF_BYTES = 1024 * 1024;
-
-function errorCode(err: unknown): string | undefined {
-  return err && typeof err === 'object' && 'code' in err
-    ? String((err as { code: unknown }).code)
-    : undefined;
-}
 
 export function createWriteFileTool(ws: Workspace): AgentTool<WriteFileArgs, WriteFileDetails> {
   return {
@@ -47,32 +40,24 @@ export function createWriteFileTool(ws: Workspace): AgentTool<WriteFileArgs, Wri
         throw new ToolError('`path` is empty; give a file path relative to the workspace root.');
       const target = await ws.resolve(args.path, 'write');
       const shown = target.rel;
+      if (!target.exists) await ws.makeParents(target);
+      // The previous content is read, and the new one written, through one checked descriptor.
+      const { handle, stat: info, created } = await ws.open(target, 'write');
       let before: string | undefined;
-      if (target.exists) {
-        const info = await stat(target.real);
-        if (info.isDirectory()) throw new ToolError(`${shown} is a directory; give a file path.`);
-        if (!info.isFile()) throw new ToolError(`${shown} is not a regular file.`);
-        if (info.size <= MAX_DIFF_BYTES) {
-          const raw = await readFile(target.real);
+      try {
+        if (!created && info.size <= MAX_DIFF_BYTES) {
+          const raw = await readAll(handle, info.size);
           if (!raw.includes(0)) before = raw.toString('utf8');
         }
-      }
-      try {
-        await mkdir(dirname(target.real), { recursive: true });
-        await writeFile(target.real, args.content, 'utf8');
-      } catch (err) {
-        const code = errorCode(err);
-        if (code === 'ENOTDIR' || code === 'EEXIST') {
-          throw new ToolError(`Cannot write ${shown}: a part of its folder path is a file, not a folder.`);
-        }
-        if (code === 'EISDIR') throw new ToolError(`${shown} is a directory; give a file path.`);
-        throw err;
+        await replaceContent(handle, args.content);
+      } finally {
+        await handle.close();
       }
       const bytes = Buffer.byteLength(args.content, 'utf8');
       const lines = splitLines(args.content).length;
-      const verb = target.exists ? 'Overwrote' : 'Created';
-      const details: WriteFileDetails = { path: shown, created: !target.exists, bytes };
-      if ((before !== undefined || !target.exists) && bytes <= MAX_DIFF_BYTES) {
+      const verb = created ? 'Created' : 'Overwrote';
+      const details: WriteFileDetails = { path: shown, created, bytes };
+      if ((before !== undefined || created) && bytes <= MAX_DIFF_BYTES) {
         details.diff = unifiedDiff(shown, before ?? '', args.content).diff;
       }
       return {

@@ -339,6 +339,10 @@ describe('runs that must not reach the model', () => {
     expect(model.requests).toHaveLength(0);
     expect(gh.commentsOn(issue.number)).toHaveLength(1);
     expect(git(repo.origin, 'for-each-ref', 'refs/heads')).not.toContain('patchloop/');
+    // refused with a reaction only: no reply that anyone could provoke
+    expect(gh.reactions).toEqual([
+      expect.objectContaining({ subject: 'issue-comment', id: c.id, content: '-1' }),
+    ]);
   });
 
   it('a bot not in allowed-bots: unauthorized, no model request', async () => {

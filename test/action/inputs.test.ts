@@ -16,6 +16,8 @@ describe('inputs', () => {
       maxTurns: 40,
       timeoutMinutes: 30,
       allowBash: false,
+      allowUnisolatedCommands: false,
+      commandEnv: [],
       requiredPermission: 'write',
       allowedBots: [],
       branchPrefix: 'patchloop/',
@@ -40,6 +42,8 @@ describe('inputs', () => {
         'required-permission': 'Maintain',
         'fallback-model': 'openai:gpt-6.2-sol',
         'protected-paths': '.github/**\nsecrets/**',
+        'allow-unisolated-commands': 'true',
+        'command-env': 'NODE_OPTIONS, CARGO_TERM_COLOR\nJAVA_HOME',
       }),
     );
     expect(inputs).toMatchObject({
@@ -50,6 +54,8 @@ describe('inputs', () => {
       requiredPermission: 'maintain',
       fallbackModel: { provider: 'openai', model: 'gpt-6.2-sol' },
       protectedPaths: ['.github/**', 'secrets/**'],
+      allowUnisolatedCommands: true,
+      commandEnv: ['NODE_OPTIONS', 'CARGO_TERM_COLOR', 'JAVA_HOME'],
     });
   });
 
@@ -57,6 +63,11 @@ describe('inputs', () => {
     [{ 'github-token': '' }, /github-token is empty/],
     [{ 'github-token': 'x', provider: 'llama' }, /provider must be one of/],
     [{ 'github-token': 'x', 'max-turns': '0' }, /max-turns must be a positive whole number/],
+    [{ 'github-token': 'x', 'command-env': 'OK, $HOME' }, /command-env lists names .*"\$HOME" is not one/],
+    [
+      { 'github-token': 'x', 'allow-unisolated-commands': 'maybe' },
+      /allow-unisolated-commands must be true or false/,
+    ],
     [{ 'github-token': 'x', 'max-turns': '2.5' }, /max-turns must be a positive whole number/],
     [{ 'github-token': 'x', 'timeout-minutes': 'soon' }, /timeout-minutes must be a positive number/],
     [{ 'github-token': 'x', 'dry-run': 'maybe' }, /dry-run must be true or false/],
@@ -79,6 +90,7 @@ describe('outputs', () => {
         'pr-url',
         'comment-url',
         'transcript-path',
+        'artifact-url',
         'model',
         'turns',
         'input-tokens',

@@ -84,4 +84,18 @@ describe('compaction', () => {
     expect(contextTokens(messages)).toBe(3050 + estimateTokens(messages.slice(4)));
     expect(contextTokens([task], 500)).toBe(500 + estimateTokens([task]));
   });
+
+  it('notes each call with its own result where a server reused an id across turns', () => {
+    const messages: Message[] = [task];
+    for (const path of ['a.js', 'b.js', 'c.js']) {
+      messages.push(
+        turn({ calls: [{ name: 'read_file', input: { path }, id: 'call_0' }] }),
+        result('call_0', `contents of ${path}`),
+      );
+    }
+    const out = compactMessages(messages, 10);
+    const notes = textOf((out!.messages[0] as UserMessage).content);
+    expect(notes).toContain('read_file {"path":"a.js"} → ok: contents of a.js');
+    expect(notes).toContain('read_file {"path":"b.js"} → ok: contents of b.js');
+  });
 });

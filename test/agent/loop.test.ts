@@ -342,17 +342,22 @@ describe('the agent loop', () => {
     expect(provider.requests).toHaveLength(0);
   });
 
-  it('runs a call id repeated within a turn once', async () => {
-    const { options } = setup([
+  it('runs every call of a turn that repeats an id, each with its own result', async () => {
+    const { options, transcriptLines } = setup([
       turn({
         calls: [
-          { name: 'list_dir', input: {}, id: 'same' },
-          { name: 'list_dir', input: {}, id: 'same' },
+          { name: 'read_file', input: { path: 'src/math.js' }, id: 'same' },
+          { name: 'read_file', input: { path: 'package.json' }, id: 'same' },
         ],
       }),
       turn({ text: 'ok' }),
     ]);
     const result = await runAgent(options);
-    expect(results(result.messages)).toHaveLength(1);
+    const [first, second] = results(result.messages);
+    expect(results(result.messages)).toHaveLength(2);
+    expect(text(first)).toContain('divide');
+    expect(text(second)).toContain('"name": "calc"');
+    expectPaired(result.messages);
+    expect(transcriptLines().messages).toEqual(result.messages);
   });
 });

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,5 +56,28 @@ describe('the system prompt', () => {
     const linked = dir();
     symlinkSync(join(outside, 'secret.txt'), join(linked, 'AGENTS.md'));
     expect(loadAgentsMd(linked)).toBeUndefined();
+  });
+});
+
+describe('reading AGENTS.md', () => {
+  it('a FIFO named AGENTS.md is not read and does not block the run', () => {
+    const root = dir();
+    execFileSync('mkfifo', [join(root, 'AGENTS.md')]);
+    const started = Date.now();
+    expect(loadAgentsMd(root)).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('a folder named AGENTS.md is not read', () => {
+    const root = dir();
+    mkdirSync(join(root, 'AGENTS.md'));
+    expect(loadAgentsMd(root)).toBeUndefined();
+  });
+
+  it('names where the trusted file came from when it is not the checkout', () => {
+    const prompt = buildSystemPrompt({ agentsMd: 'Notes.', agentsMdSource: 'as on the base branch main' });
+    expect(prompt).toContain(
+      "The repository's AGENTS.md (its maintainers' notes for agents, as on the base branch main):",
+    );
   });
 });

@@ -152,8 +152,24 @@ describe('patchloop CLI dispatch and tool', () => {
     expect(badFlag.stderr).toMatch(/--max-turns must be a positive whole number/);
   });
 
+  it('lists the tools in tool --help, and says a file error once, with exit 1 and no usage hint', async () => {
+    const help = await runCli(['tool', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/read_file\(path, offset\?, limit\?\)/);
+    expect(help.stdout).toMatch(/run_tests\(args\?\)/);
+    const dir = newScratch();
+    const missing = await runCli(['inspect', join(dir, 'nope.jsonl')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(
+      /^patchloop inspect: cannot read transcript \S+nope\.jsonl: no such file\n$/,
+    );
+  });
+
   it('refuses to run on a folder that is not a checkout, or on uncommitted changes', async () => {
     const plain = newScratch();
+    const missing = await runCli(['run', '--repo', join(plain, 'no-such-folder'), 'fix it']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^patchloop run: --repo \S+no-such-folder is not a folder\n/);
     const notRepo = await runCli(['run', '--repo', plain, 'fix it']);
     expect(notRepo.code).toBe(2);
     expect(notRepo.stderr).toMatch(/not inside a git checkout/);

@@ -50,9 +50,9 @@ describe('the live timeline', () => {
       [
         'turn 1 · claude-sonnet-4-5',
         '  ✓ read_file src/math.js (3 ms)',
-        '  ✗ read_file {bad (1.5 s): Missing "path"',
+        '  ✗ read_file {bad (1.5 s): Missing "path" red',
         '  “Done. All tests pass.”',
-        '  ✗ run_tests (200 ms): Exit code 1 (0.2 s).',
+        '  ✗ run_tests (200 ms): Exit code 1 (0.2 s). … not ok',
         '  ■ turns budget used up',
         '',
       ].join('\n'),
@@ -78,5 +78,55 @@ describe('the live timeline', () => {
     expect(describeArgs({ ...call, input: { pattern: 'divide', glob: '*.js' } })).toBe('divide');
     expect(describeArgs({ ...call, name: 'run_tests', input: {} })).toBe('');
     expect(describeArgs({ ...call, input: { limit: 5 } })).toBe('{"limit":5}');
+  });
+});
+
+describe('the timeline and failures', () => {
+  it('gives the reason of invalid arguments and the end of a failing test run', () => {
+    const s = sink(false);
+    const t = createTimeline(s.out);
+    const invalid = {
+      ...ok,
+      isError: true,
+      content: [
+        {
+          type: 'text' as const,
+          text: 'Invalid arguments for read_file:\n- must have required property "path"\nReceived: {"pth":"a"}',
+        },
+      ],
+    };
+    t.onEvent({
+      type: 'tool_end',
+      turn: 1,
+      call: { ...call, input: '{"pth":"a"}' },
+      result: invalid,
+      durationMs: 1,
+    });
+    const tests = { ...call, id: 'c2', name: 'run_tests', input: {} };
+    const failing = {
+      ...invalid,
+      content: [
+        {
+          type: 'text' as const,
+          text: `$ npm test\nExit code 1 (3.1 s).\n${'ok passing test\n'.repeat(200)}not ok 7 - divide(1, 0) throws RangeError`,
+        },
+      ],
+    };
+    t.onEvent({ type: 'tool_end', turn: 1, call: tests, result: failing, durationMs: 3100 });
+    const lines = s.text().split('\n');
+    expect(lines[0]).toContain('Invalid arguments for read_file: - must have required property "path"');
+    expect(lines[1]).toMatch(
+      /^ {2}✗ run_tests \(3\.1 s\): Exit code 1 \(3\.1 s\)\. … .*not ok 7 - divide\(1, 0\) throws RangeError$/,
+    );
+  });
+
+  it('keeps each line within the terminal width on a terminal', () => {
+    const chunks: string[] = [];
+    const t = createTimeline({ isTTY: true, columns: 40, write: (x: string) => chunks.push(x) });
+    t.onEvent({ type: 'turn_start', turn: 1, model: 'm'.repeat(100) });
+    t.close();
+    const printed = chunks.join('').split('\n')[0]!.replaceAll('\r\u001b[2K', '');
+    expect([...printed].length).toBeLessThanOrEqual(39);
+    expect(printed.endsWith('…')).toBe(true);
   });
 });

@@ -1,8 +1,10 @@
 import {
+  keepAlives,
   pieces,
   sseFrame,
   startSseServer,
   type FakeProviderServer,
+  type Pause,
   type Pieces,
   type RecordedRequest,
   type Reply,
@@ -24,7 +26,12 @@ export type { Pieces };
  * `errorEvent` puts an `event: error` frame into the stream after `after` frames; `cutAfter` drops
  * the connection after that many frames; `hangAfter` stops sending and keeps the stream open.
  * Each delta string of `text: [...]` / `json: [...]` becomes one content_block_delta frame.
- * A request beyond the end of a script array gets a 400 saying so.
+ * `thinkSilently` sends `event: ping` frames for a while after message_start, as the API does
+ * while the model works (the SDK drops pings: only the bytes show the connection is alive).
+ * A request beyond the end of a script array gets a 400 saying so, and so does one whose
+ * tool_use ids repeat, in the API's words ("messages.1.content.1: `tool_use` ids must be unique"),
+ * and one carrying an image whose base64 text is over 5 MB ("messages.1.content.0.content.1.image
+ * .source.base64: image exceeds 5 MB maximum: 6291456 bytes > 5242880 bytes").
  */
 
 export type AnthropicBlock =
@@ -52,6 +59,7 @@ export interface AnthropicTurn {
   model?: string;
   http?: { status: number; type: string; message: string; headers?: Record<string, string> };
   errorEvent?: { type: string; message: string; after?: number };
+  thinkSilently?: { pings: number; everyMs: number };
   cutAfter?: number;
   hangAfter?: number;
 }
@@ -70,11 +78,11 @@ export function blocksOf(turn: AnthropicTurn): AnthropicBlock[] {
 }
 
 /** The SSE frames of a streamed turn. */
-export function anthropicFrames(turn: AnthropicTurn, index = 0): string[] {
+export function anthropicFrames(turn: AnthropicTurn, index = 0): (string | Pause)[] {
   const blocks = blocksOf(turn);
   const usage = turn.usage ?? {};
   const stopReason = turn.stopReason ?? (blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
-  const frames: string[] = [];
+  const frames: (string | Pause)[] = [];
   const push = (type: string, data: Record<string, unknown>) =>
     frames.push(sseFrame({ type, ...data }, type));
   push('message_start', {
@@ -95,6 +103,10 @@ export function anthropicFrames(turn: AnthropicTurn, index = 0): string[] {
     },
   });
   frames.push(sseFrame({ type: 'ping' }, 'ping'));
+  if (turn.thinkSilently) {
+    const t = turn.thinkSilently;
+    frames.push(...keepAlives(sseFrame({ type: 'ping' }, 'ping'), t.pings, t.everyMs));
+  }
   blocks.forEach((b, i) => {
     switch (b.type) {
       case 'text':
@@ -161,11 +173,64 @@ export function anthropicReply(turn: AnthropicTurn, index = 0): Reply {
   };
 }
 
+const IMAGE_LIMIT = 5 * 1024 * 1024;
+
+/** The API's message for the first image over 5 MB of base64, with its place in the request. */
+function oversizedImage(body: unknown): string | undefined {
+  const messages = (body as { messages?: { content?: unknown }[] } | undefined)?.messages;
+  if (!Array.isArray(messages)) return undefined;
+  type Block = { type?: string; source?: { data?: string }; content?: unknown };
+  const look = (blocks: unknown, where: string): string | undefined => {
+    if (!Array.isArray(blocks)) return undefined;
+    for (const [k, b] of (blocks as Block[]).entries()) {
+      const data = b.type === 'image' ? b.source?.data : undefined;
+      if (typeof data === 'string' && data.length > IMAGE_LIMIT) {
+        return `${where}.${k}.image.source.base64: image exceeds 5 MB maximum: ${data.length} bytes > ${IMAGE_LIMIT} bytes`;
+      }
+      const inner = b.type === 'tool_result' ? look(b.content, `${where}.${k}.content`) : undefined;
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  for (const [n, m] of messages.entries()) {
+    const found = look(m.content, `messages.${n}.content`);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Where a request's tool_use ids first repeat (`messages.N.content.M`), as the API checks. */
+function repeatedToolUseId(body: unknown): string | undefined {
+  const messages = (body as { messages?: { content?: unknown }[] } | undefined)?.messages;
+  if (!Array.isArray(messages)) return undefined;
+  const seen = new Set<string>();
+  for (const [n, m] of messages.entries()) {
+    if (!Array.isArray(m.content)) continue;
+    for (const [k, block] of (m.content as { type?: string; id?: string }[]).entries()) {
+      if (block.type !== 'tool_use' || typeof block.id !== 'string') continue;
+      if (seen.has(block.id)) return `messages.${n}.content.${k}`;
+      seen.add(block.id);
+    }
+  }
+  return undefined;
+}
+
 export function startAnthropicServer(script: AnthropicScript): Promise<FakeProviderServer> {
   return startSseServer({
     route: (method, path) => method === 'POST' && path === '/v1/messages',
     notFound: (path) => anthropicError('not_found_error', `Not found: ${path}`),
     reply: (request, index) => {
+      const oversized = oversizedImage(request.body);
+      if (oversized)
+        return { kind: 'json', status: 400, body: anthropicError('invalid_request_error', oversized) };
+      const repeated = repeatedToolUseId(request.body);
+      if (repeated) {
+        return {
+          kind: 'json',
+          status: 400,
+          body: anthropicError('invalid_request_error', `${repeated}: \`tool_use\` ids must be unique`),
+        };
+      }
       const turn = typeof script === 'function' ? script(request, index) : script[index];
       if (!turn) {
         return {

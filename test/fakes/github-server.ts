@@ -3,6 +3,7 @@
 // with `baseUrl`; the action under test gets it through GITHUB_API_URL.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { repoWire, userWire, type WireContext } from './github-wire.js';
 
 export interface FakeUser {
   login: string;
@@ -120,7 +121,26 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
+/** A route of the fake: method, a pattern over the path (groups become `params`), the answer. */
+export type Route = [method: string, path: RegExp, handler: Handler];
+
+/** A change of a PR's head, as the timeline reports it. */
+export interface FakeHeadChange {
+  kind: 'committed' | 'head_ref_force_pushed';
+  sha: string;
+  /** when GitHub recorded the push (orders the timeline) */
+  pushedAt: string;
+  /** the date written into the commit, which its author chooses */
+  committedAt: string;
+}
+
 export interface FakeGitHubOptions {
+  /**
+   * EXTENSION POINT: routes served besides the built-in ones (checked after `override`s, before
+   * the built-ins), for fakes kept in files of their own (artifacts, checks, …). `addRoutes` adds
+   * more after start.
+   */
+  extraRoutes?: Route[];
   owner?: string;
   repo?: string;
   defaultBranch?: string;
@@ -155,6 +175,13 @@ export class FakeGitHub {
   readonly permissions = new Map<string, { permission: string; role_name: string }>();
   readonly jobs = new Map<number, FakeJob[]>();
   readonly jobLogs = new Map<number, string>();
+  /** Branches GitHub reports as protected (GET /branches/{branch} → `protected`). */
+  readonly protectedBranches = new Set<string>();
+  /** Files served by the contents API: ref (branch name or sha) → path → text. */
+  readonly files = new Map<string, Map<string, string>>();
+  /** Pushes to a PR's head after it was opened, for its timeline. */
+  readonly headChanges = new Map<number, FakeHeadChange[]>();
+  private readonly extraRoutes: Route[] = [];
   private readonly faults: Fault[] = [];
   private readonly overrides: { method: string; path: RegExp; handler: Handler }[] = [];
   private readonly tokens: Record<string, FakeUser>;
@@ -170,6 +197,12 @@ export class FakeGitHub {
     this.defaultBranch = options.defaultBranch ?? 'main';
     this.tokens = options.tokens ?? { ghs_faketoken: ACTIONS_BOT };
     this.now = options.now ?? (() => new Date());
+    this.extraRoutes.push(...(options.extraRoutes ?? []));
+  }
+
+  /** EXTENSION POINT: serves more routes (see FakeGitHubOptions.extraRoutes). */
+  addRoutes(routes: Route[]): void {
+    this.extraRoutes.push(...routes);
   }
 
   get fullName(): string {
@@ -309,6 +342,9 @@ export class FakeGitHub {
       diffHunk: string;
       commitId?: string;
       createdAt?: string;
+      updatedAt?: string;
+      /** the first comment of the thread this one answers */
+      inReplyTo?: number;
     },
   ): FakeReviewComment {
     const id = this.nextId++;
@@ -319,7 +355,7 @@ export class FakeGitHub {
       body: input.body,
       user: this.user(input.author ?? 'alice'),
       created_at: at,
-      updated_at: at,
+      updated_at: input.updatedAt ?? at,
       html_url: `${this.htmlBase}/pull/${pullNumber}#discussion_r${id}`,
       url: `${this.url}/repos/${this.fullName}/pulls/comments/${id}`,
       pull_request_url: `${this.url}/repos/${this.fullName}/pulls/${pullNumber}`,
@@ -332,6 +368,7 @@ export class FakeGitHub {
       side: 'RIGHT',
       diff_hunk: input.diffHunk,
       commit_id: input.commitId ?? '0'.repeat(40),
+      ...(input.inReplyTo !== undefined ? { in_reply_to_id: input.inReplyTo } : {}),
     };
     this.reviewComments.push(comment);
     return comment;
@@ -367,6 +404,40 @@ export class FakeGitHub {
     });
     this.jobs.set(runId, [...(this.jobs.get(runId) ?? []), ...made]);
     return made;
+  }
+
+  /** A file the contents API serves at `ref` (a branch name or a commit sha). */
+  setFile(ref: string, path: string, text: string): void {
+    const tree = this.files.get(ref) ?? new Map<string, string>();
+    tree.set(path, text);
+    this.files.set(ref, tree);
+  }
+
+  protectBranch(name: string): void {
+    this.protectedBranches.add(name);
+  }
+
+  /**
+   * The PR's author pushes: the head moves to `sha` and the timeline gets a `committed` event
+   * (or `head_ref_force_pushed`). `committedAt` is the commit's own date, which may lie.
+   */
+  pushToPull(
+    number: number,
+    input: { sha: string; force?: boolean; pushedAt?: string; committedAt?: string },
+  ): void {
+    const pull = this.pulls.get(number);
+    if (!pull) throw new Error(`no pull request #${number}`);
+    const pushedAt = input.pushedAt ?? this.stamp();
+    pull.head.sha = input.sha;
+    pull.updated_at = pushedAt;
+    const list = this.headChanges.get(number) ?? [];
+    list.push({
+      kind: input.force ? 'head_ref_force_pushed' : 'committed',
+      sha: input.sha,
+      pushedAt,
+      committedAt: input.committedAt ?? pushedAt,
+    });
+    this.headChanges.set(number, list);
   }
 
   // ---- faults and canned responses -------------------------------------------------------
@@ -541,7 +612,7 @@ export class FakeGitHub {
       const m = o.method === method ? o.path.exec(path) : null;
       if (m) return send(await o.handler({ ...parsed, params: m.slice(1) }));
     }
-    for (const [routeMethod, pattern, handler] of this.routes()) {
+    for (const [routeMethod, pattern, handler] of [...this.extraRoutes, ...this.routes()]) {
       if (routeMethod !== method) continue;
       const m = pattern.exec(path);
       if (m) return send(await handler({ ...parsed, params: m.slice(1) }));
@@ -553,48 +624,242 @@ export class FakeGitHub {
     const repo = `^/repos/${escapeRe(this.owner)}/${escapeRe(this.repo)}`;
     const r = (s: string): RegExp => new RegExp(`${repo}${s}$`, 'i');
     return [
-      ['GET', r(''), () => ({ status: 200, body: this.repoJson() })],
+      ['GET', r(''), () => ({ status: 200, body: this.repoWire() })],
       [
         'GET',
         r('/issues/(\\d+)'),
-        (q) => this.withIssue(q.params[0]!, (issue) => ({ status: 200, body: issue })),
+        (q) => this.withIssue(q.params[0]!, (issue) => ({ status: 200, body: this.issueWire(issue) })),
       ],
-      ['GET', r('/issues/(\\d+)/comments'), (q) => this.page(q, this.commentsOn(Number(q.params[0])))],
+      [
+        'GET',
+        r('/issues/(\\d+)/comments'),
+        (q) =>
+          this.page(
+            q,
+            this.commentsOn(Number(q.params[0])).map((c) => this.commentWire(c)),
+          ),
+      ],
       ['POST', r('/issues/(\\d+)/comments'), (q) => this.createComment(q)],
       [
         'GET',
         r('/issues/comments/(\\d+)'),
-        (q) => this.withComment(q.params[0]!, (c) => ({ status: 200, body: c })),
+        (q) => this.withComment(q.params[0]!, (c) => ({ status: 200, body: this.commentWire(c) })),
       ],
       ['PATCH', r('/issues/comments/(\\d+)'), (q) => this.updateComment(q)],
       ['POST', r('/issues/comments/(\\d+)/reactions'), (q) => this.react(q, 'issue-comment')],
       ['POST', r('/issues/(\\d+)/reactions'), (q) => this.react(q, 'issue')],
       ['POST', r('/pulls/comments/(\\d+)/reactions'), (q) => this.react(q, 'review-comment')],
-      ['GET', r('/pulls/(\\d+)'), (q) => this.withPull(q.params[0]!, (p) => ({ status: 200, body: p }))],
+      [
+        'GET',
+        r('/pulls/(\\d+)'),
+        (q) => this.withPull(q.params[0]!, (p) => ({ status: 200, body: this.pullWire(p) })),
+      ],
       [
         'GET',
         r('/pulls/(\\d+)/comments'),
         (q) =>
           this.page(
             q,
-            this.reviewComments.filter((c) => c.pull_request_url.endsWith(`/pulls/${q.params[0]}`)),
+            this.reviewComments
+              .filter((c) => c.pull_request_url.endsWith(`/pulls/${q.params[0]}`))
+              .map((c) => this.reviewCommentWire(c)),
           ),
       ],
       ['GET', r('/pulls'), (q) => this.listPulls(q)],
       ['POST', r('/pulls'), (q) => this.createPull(q)],
       ['GET', r('/collaborators/([^/]+)/permission'), (q) => this.permission(q)],
+      ['GET', r('/issues/(\\d+)/timeline'), (q) => this.timeline(q)],
+      ['GET', r('/branches/([^/]+)'), (q) => this.branch(q)],
+      ['GET', r('/contents/(.+)'), (q) => this.contents(q)],
       [
         'GET',
         r('/actions/runs/(\\d+)/jobs'),
-        (q) => this.page(q, this.jobs.get(Number(q.params[0])) ?? [], 'jobs'),
+        (q) =>
+          this.page(
+            q,
+            (this.jobs.get(Number(q.params[0])) ?? []).map((j) => this.jobWire(j)),
+            'jobs',
+          ),
       ],
       [
         'GET',
         r('/actions/runs/(\\d+)/attempts/(\\d+)/jobs'),
-        (q) => this.page(q, this.jobs.get(Number(q.params[0])) ?? [], 'jobs'),
+        (q) =>
+          this.page(
+            q,
+            (this.jobs.get(Number(q.params[0])) ?? []).map((j) => this.jobWire(j)),
+            'jobs',
+          ),
       ],
       ['GET', r('/actions/jobs/(\\d+)/logs'), (q) => this.jobLogRedirect(q)],
     ];
+  }
+
+  // ---- the full shapes GitHub answers with (github-wire.ts) ---------------------------------
+
+  private wireContext(): WireContext {
+    return { api: this.url, web: 'https://github.com' };
+  }
+
+  private userWire(u: FakeUser): Record<string, unknown> {
+    return userWire(u, this.wireContext());
+  }
+
+  private repoWire(fullName = this.fullName): Record<string, unknown> {
+    return repoWire(
+      fullName,
+      { defaultBranch: this.defaultBranch, fork: fullName !== this.fullName },
+      this.wireContext(),
+    );
+  }
+
+  private issueWire(issue: FakeIssue): Record<string, unknown> {
+    const api = `${this.url}/repos/${this.fullName}`;
+    const n = issue.number;
+    return {
+      ...issue,
+      id: 100_000 + n,
+      node_id: `I_${n}`,
+      url: `${api}/issues/${n}`,
+      repository_url: api,
+      labels_url: `${api}/issues/${n}/labels{/name}`,
+      comments_url: `${api}/issues/${n}/comments`,
+      events_url: `${api}/issues/${n}/events`,
+      user: this.userWire(issue.user),
+      labels: issue.labels.map((l, i) => ({
+        id: 200_000 + i,
+        node_id: `LA_${i}`,
+        url: `${api}/labels/${encodeURIComponent(l.name)}`,
+        name: l.name,
+        description: null,
+        color: 'ededed',
+        default: false,
+      })),
+      assignee: null,
+      assignees: [],
+      milestone: null,
+      locked: false,
+      active_lock_reason: null,
+      comments: this.commentsOn(n).length,
+      closed_at: null,
+      author_association: 'OWNER',
+      ...(issue.pull_request
+        ? {
+            pull_request: {
+              ...issue.pull_request,
+              diff_url: `${issue.html_url}.diff`,
+              patch_url: `${issue.html_url}.patch`,
+              merged_at: null,
+            },
+          }
+        : {}),
+    };
+  }
+
+  private commentWire(c: FakeComment): Record<string, unknown> {
+    return { ...c, user: this.userWire(c.user) };
+  }
+
+  private reviewCommentWire(c: FakeReviewComment): Record<string, unknown> {
+    return {
+      ...c,
+      user: this.userWire(c.user),
+      original_commit_id: c.commit_id,
+      _links: {
+        self: { href: c.url },
+        html: { href: c.html_url },
+        pull_request: { href: c.pull_request_url },
+      },
+    };
+  }
+
+  private refWire(ref: FakeRef): Record<string, unknown> {
+    return {
+      label: ref.label,
+      ref: ref.ref,
+      sha: ref.sha,
+      user: this.userWire(this.user(ref.repo.owner.login)),
+      repo: this.repoWire(ref.repo.full_name),
+    };
+  }
+
+  private pullWire(p: FakePull): Record<string, unknown> {
+    const api = `${this.url}/repos/${this.fullName}`;
+    const n = p.number;
+    const link = (href: string) => ({ href });
+    return {
+      ...p,
+      id: 300_000 + n,
+      node_id: `PR_${n}`,
+      url: `${api}/pulls/${n}`,
+      diff_url: `${p.html_url}.diff`,
+      patch_url: `${p.html_url}.patch`,
+      issue_url: `${api}/issues/${n}`,
+      commits_url: `${api}/pulls/${n}/commits`,
+      review_comments_url: `${api}/pulls/${n}/comments`,
+      review_comment_url: `${api}/pulls/comments{/number}`,
+      comments_url: `${api}/issues/${n}/comments`,
+      statuses_url: `${api}/statuses/${p.head.sha}`,
+      user: this.userWire(p.user),
+      head: this.refWire(p.head),
+      base: this.refWire(p.base),
+      labels: [],
+      assignee: null,
+      assignees: [],
+      requested_reviewers: [],
+      milestone: null,
+      locked: false,
+      closed_at: null,
+      merged_at: null,
+      merge_commit_sha: null,
+      author_association: 'CONTRIBUTOR',
+      auto_merge: null,
+      merged: false,
+      mergeable: null,
+      mergeable_state: 'unknown',
+      merged_by: null,
+      maintainer_can_modify: false,
+      comments: this.commentsOn(n).length,
+      review_comments: this.reviewComments.filter((c) => c.pull_request_url.endsWith(`/pulls/${n}`)).length,
+      commits: 1,
+      additions: 0,
+      deletions: 0,
+      changed_files: 0,
+      _links: {
+        self: link(`${api}/pulls/${n}`),
+        html: link(p.html_url),
+        issue: link(`${api}/issues/${n}`),
+        comments: link(`${api}/issues/${n}/comments`),
+        review_comments: link(`${api}/pulls/${n}/comments`),
+        review_comment: link(`${api}/pulls/comments{/number}`),
+        commits: link(`${api}/pulls/${n}/commits`),
+        statuses: link(`${api}/statuses/${p.head.sha}`),
+      },
+    };
+  }
+
+  private jobWire(j: FakeJob): Record<string, unknown> {
+    const api = `${this.url}/repos/${this.fullName}`;
+    const at = '2026-01-01T00:00:00Z';
+    return {
+      ...j,
+      node_id: `CR_${j.id}`,
+      run_url: `${api}/actions/runs/${j.run_id}`,
+      url: `${api}/actions/jobs/${j.id}`,
+      check_run_url: `${api}/check-runs/${j.id}`,
+      head_sha: '0'.repeat(40),
+      head_branch: this.defaultBranch,
+      workflow_name: 'CI',
+      created_at: at,
+      started_at: at,
+      completed_at: j.status === 'completed' ? at : null,
+      labels: ['ubuntu-latest'],
+      runner_id: 1,
+      runner_name: 'GitHub Actions 1',
+      runner_group_id: 1,
+      runner_group_name: 'GitHub Actions',
+      steps: j.steps.map((s) => ({ ...s, started_at: at, completed_at: at })),
+    };
   }
 
   private repoJson(): Record<string, unknown> {
@@ -653,7 +918,7 @@ export class FakeGitHub {
     const c = this.addComment(n, { body, author: q.user.login });
     c.user = q.user;
     c.author_association = 'NONE';
-    return { status: 201, body: c, headers: { location: c.url } };
+    return { status: 201, body: this.commentWire(c), headers: { location: c.url } };
   }
 
   private updateComment(q: ParsedRequest): Reply {
@@ -663,7 +928,7 @@ export class FakeGitHub {
       if (body.length > 65536) return invalid('Body is too long (maximum is 65536 characters)');
       c.body = body;
       c.updated_at = this.stamp();
-      return { status: 200, body: c };
+      return { status: 200, body: this.commentWire(c) };
     });
   }
 
@@ -686,7 +951,13 @@ export class FakeGitHub {
     if (!already) this.reactions.push({ subject, id, content, user: q.user.login });
     return {
       status: already ? 200 : 201,
-      body: { id: this.nextId++, node_id: 'REA_x', user: q.user, content, created_at: this.stamp() },
+      body: {
+        id: this.nextId++,
+        node_id: 'REA_x',
+        user: this.userWire(q.user),
+        content,
+        created_at: this.stamp(),
+      },
     };
   }
 
@@ -700,7 +971,10 @@ export class FakeGitHub {
         (!head || p.head.label === head) &&
         (!base || p.base.ref === base),
     );
-    return this.page(q, list);
+    return this.page(
+      q,
+      list.map((p) => this.pullWire(p)),
+    );
   }
 
   private createPull(q: ParsedRequest): Reply {
@@ -749,7 +1023,7 @@ export class FakeGitHub {
     pull.draft = b.draft === true;
     return {
       status: 201,
-      body: pull,
+      body: this.pullWire(pull),
       headers: { location: `${this.url}/repos/${this.fullName}/pulls/${pull.number}` },
     };
   }
@@ -769,7 +1043,156 @@ export class FakeGitHub {
     }
     return {
       status: 200,
-      body: { permission: p.permission, role_name: p.role_name, user: this.user(login) },
+      body: {
+        permission: p.permission,
+        role_name: p.role_name,
+        user: { ...this.userWire(this.user(login)), role_name: p.role_name },
+      },
+    };
+  }
+
+  /** The issue's comments and its PR's head changes, oldest first, as GitHub's timeline lists them. */
+  private timeline(q: ParsedRequest): Reply {
+    const n = Number(q.params[0]);
+    if (!this.issues.has(n)) return notFound();
+    const api = `${this.url}/repos/${this.fullName}`;
+    const items: { at: string; order: number; item: unknown }[] = [];
+    for (const c of this.commentsOn(n)) {
+      items.push({
+        at: c.created_at,
+        order: c.id,
+        item: { ...this.commentWire(c), event: 'commented', actor: this.userWire(c.user) },
+      });
+    }
+    for (const [i, h] of (this.headChanges.get(n) ?? []).entries()) {
+      const person = { name: 'Mallory', email: 'mallory@example.com', date: h.committedAt };
+      const item =
+        h.kind === 'committed'
+          ? {
+              event: 'committed',
+              sha: h.sha,
+              node_id: `C_${h.sha.slice(0, 8)}`,
+              url: `${api}/git/commits/${h.sha}`,
+              html_url: `${this.htmlBase}/commit/${h.sha}`,
+              author: person,
+              committer: person,
+              message: 'more changes',
+              tree: { sha: '4b825dc642cb6eb9a060e54bf8d69288fbee4904', url: `${api}/git/trees/4b825dc6` },
+              parents: [],
+              verification: {
+                verified: false,
+                reason: 'unsigned',
+                signature: null,
+                payload: null,
+                verified_at: null,
+              },
+            }
+          : {
+              id: this.nextId++,
+              node_id: `HRFPE_${i}`,
+              url: `${api}/issues/events/${i}`,
+              actor: this.userWire(this.user('mallory')),
+              event: 'head_ref_force_pushed',
+              commit_id: h.sha,
+              commit_url: `${api}/commits/${h.sha}`,
+              created_at: h.pushedAt,
+              performed_via_github_app: null,
+            };
+      items.push({ at: h.pushedAt, order: Number.MAX_SAFE_INTEGER - 1000 + i, item });
+    }
+    items.sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.order - b.order);
+    return this.page(
+      q,
+      items.map((x) => x.item),
+    );
+  }
+
+  private branch(q: ParsedRequest): Reply {
+    const name = decodeURIComponent(q.params[0]!);
+    const known =
+      name === this.defaultBranch ||
+      this.files.has(name) ||
+      this.protectedBranches.has(name) ||
+      [...this.pulls.values()].some((p) => p.head.ref === name || p.base.ref === name);
+    if (!known)
+      return {
+        status: 404,
+        body: {
+          message: 'Branch not found',
+          documentation_url: 'https://docs.github.com/rest/branches/branches#get-a-branch',
+          status: '404',
+        },
+      };
+    const api = `${this.url}/repos/${this.fullName}`;
+    const sha = [...this.pulls.values()].find((p) => p.head.ref === name)?.head.sha ?? '0'.repeat(40);
+    const person = { name: 'Octo', email: 'octo@example.com', date: this.stamp() };
+    const isProtected = this.protectedBranches.has(name);
+    return {
+      status: 200,
+      body: {
+        name,
+        commit: {
+          sha,
+          node_id: `C_${sha.slice(0, 8)}`,
+          url: `${api}/commits/${sha}`,
+          html_url: `${this.htmlBase}/commit/${sha}`,
+          comments_url: `${api}/commits/${sha}/comments`,
+          commit: {
+            url: `${api}/git/commits/${sha}`,
+            author: person,
+            committer: person,
+            message: 'tip',
+            comment_count: 0,
+            tree: { sha: '4b825dc642cb6eb9a060e54bf8d69288fbee4904', url: `${api}/git/trees/4b825dc6` },
+          },
+          author: this.userWire(this.user('octo')),
+          committer: this.userWire(this.user('octo')),
+          parents: [],
+        },
+        _links: {
+          html: `${this.htmlBase}/tree/${name}`,
+          self: `${api}/branches/${encodeURIComponent(name)}`,
+        },
+        protected: isProtected,
+        protection: {
+          enabled: isProtected,
+          required_status_checks: { enforcement_level: 'off', contexts: [], checks: [] },
+        },
+        protection_url: `${api}/branches/${encodeURIComponent(name)}/protection`,
+      },
+    };
+  }
+
+  /** A file's bytes with the raw media type, or the content-file object (base64) otherwise. */
+  private contents(q: ParsedRequest): Reply {
+    const path = q.params[0]!.split('/').map(decodeURIComponent).join('/');
+    const ref = q.query.get('ref') ?? this.defaultBranch;
+    const text = this.files.get(ref)?.get(path);
+    if (text === undefined) return notFound();
+    const accept = String(q.headers.accept ?? '');
+    if (/application\/vnd\.github(?:\.v3)?\.raw/i.test(accept)) return { status: 200, body: text };
+    const api = `${this.url}/repos/${this.fullName}`;
+    const sha = 'f'.repeat(40);
+    return {
+      status: 200,
+      body: {
+        type: 'file',
+        encoding: 'base64',
+        size: Buffer.byteLength(text),
+        name: path.split('/').pop(),
+        path,
+        content: Buffer.from(text).toString('base64'),
+        sha,
+        url: `${api}/contents/${path}?ref=${ref}`,
+        git_url: `${api}/git/blobs/${sha}`,
+        html_url: `${this.htmlBase}/blob/${ref}/${path}`,
+        download_url: `https://raw.githubusercontent.com/${this.fullName}/${ref}/${path}`,
+        _links: {
+          self: `${api}/contents/${path}?ref=${ref}`,
+          git: `${api}/git/blobs/${sha}`,
+          html: `${this.htmlBase}/blob/${ref}/${path}`,
+        },
+      },
     };
   }
 

@@ -20,7 +20,9 @@ import {
  * A step is a stream of events (`cutAfter: n` drops the connection after n frames, `hangAfter: n`
  * stops sending and keeps it open), or a plain HTTP answer. ResponsesTurn builds the event
  * sequence of one response item by item, as the API emits it. Requests past the end of the script
- * get a 400 saying so.
+ * get a 400 saying so, and so does an input with a reasoning item whose following item comes
+ * without its id, as the API refuses it ("Item 'rs_…' of type 'reasoning' was provided without
+ * its required following item"; langchain-ai/langchainjs#9082).
  */
 
 export type ResponsesEvent = Record<string, unknown> & { type: string };
@@ -61,10 +63,36 @@ function toReply(step: ResponsesStep | undefined): Reply {
 export async function startResponsesServer(script: ResponsesScript): Promise<FakeProviderServer> {
   const server = await startSseServer({
     route: (method, pathname) => method === 'POST' && pathname === '/v1/responses',
-    reply: (request, index) => toReply(typeof script === 'function' ? script(request, index) : script[index]),
+    reply: (request, index) => {
+      const unpaired = unpairedReasoning(request.body);
+      if (unpaired) {
+        return {
+          kind: 'json',
+          status: 400,
+          body: openaiErrorBody(
+            `Item '${unpaired}' of type 'reasoning' was provided without its required following item.`,
+            'invalid_request_error',
+          ),
+        };
+      }
+      return toReply(typeof script === 'function' ? script(request, index) : script[index]);
+    },
     notFound: (path) => openaiErrorBody(`Invalid URL (POST ${path})`, 'invalid_request_error'),
   });
   return { ...server, url: `${server.url}/v1` };
+}
+
+/** The id of a reasoning item in the input whose next item has no id to pair it with. */
+function unpairedReasoning(body: unknown): string | undefined {
+  const input = (body as { input?: unknown } | undefined)?.input;
+  if (!Array.isArray(input)) return undefined;
+  for (let i = 0; i < input.length; i++) {
+    const item = input[i] as { type?: string; id?: string };
+    if (item.type !== 'reasoning' || !item.id) continue;
+    const next = input[i + 1] as { type?: string; id?: string } | undefined;
+    if (!next || ((next.type === 'function_call' || next.type === 'message') && !next.id)) return item.id;
+  }
+  return undefined;
 }
 
 // ---- builders for realistic event sequences ----
@@ -104,12 +132,15 @@ export class ResponsesTurn {
   private readonly events: ResponsesEvent[] = [];
   private readonly output: Record<string, unknown>[] = [];
   private readonly id: string;
+  /** Item ids are unique per response, as the API's are: `fc_0`, or `fc_0_t2` for response `resp_t2`. */
+  private readonly suffix: string;
 
   constructor(
     private readonly model = 'gpt-test',
     id = 'resp_fake_1',
   ) {
     this.id = id;
+    this.suffix = id === 'resp_fake_1' ? '' : `_${id.replace(/^resp_/, '')}`;
     const response = this.response('in_progress');
     this.events.push({ type: 'response.created', response });
     this.events.push({ type: 'response.in_progress', response });
@@ -136,7 +167,7 @@ export class ResponsesTurn {
 
   text(text: string, chunks = 1): this {
     const output_index = this.output.length;
-    const item_id = `msg_${output_index}`;
+    const item_id = `msg_${output_index}${this.suffix}`;
     const empty = { id: item_id, type: 'message', status: 'in_progress', role: 'assistant', content: [] };
     this.events.push({ type: 'response.output_item.added', output_index, item: empty });
     this.events.push({
@@ -174,7 +205,7 @@ export class ResponsesTurn {
 
   reasoning(opts: { summary?: string; encrypted?: string } = {}): this {
     const output_index = this.output.length;
-    const id = `rs_${output_index}`;
+    const id = `rs_${output_index}${this.suffix}`;
     this.events.push({
       type: 'response.output_item.added',
       output_index,
@@ -220,7 +251,7 @@ export class ResponsesTurn {
 
   functionCall(callId: string, name: string, args: string, chunks = 1): this {
     const output_index = this.output.length;
-    const item_id = `fc_${output_index}`;
+    const item_id = `fc_${output_index}${this.suffix}`;
     const base = { id: item_id, type: 'function_call', call_id: callId, name };
     this.events.push({
       type: 'response.output_item.added',

@@ -6,7 +6,9 @@ import type { AddressInfo, Socket } from 'node:net';
  * by `reply(request, index)` with one Reply:
  *
  *   { kind: 'sse', frames, cutAfter?, hangAfter?, headers? }
- *       a text/event-stream response writing `frames` (already formatted, see sseFrame);
+ *       a text/event-stream response writing `frames` (already formatted, see sseFrame; a
+ *       `{ pauseMs }` item waits that long before the next frame, as a server does while the
+ *       model thinks, and counts as a frame for cutAfter / hangAfter);
  *       `cutAfter: n` destroys the socket after n frames (a connection lost mid-stream);
  *       `hangAfter: n` stops after n frames and keeps the response open until the client leaves.
  *   { kind: 'json', status, body, headers? }
@@ -27,8 +29,19 @@ export interface RecordedRequest {
   raw: string;
 }
 
+/** A wait between frames. */
+export interface Pause {
+  pauseMs: number;
+}
+
 export type Reply =
-  | { kind: 'sse'; frames: string[]; cutAfter?: number; hangAfter?: number; headers?: Record<string, string> }
+  | {
+      kind: 'sse';
+      frames: (string | Pause)[];
+      cutAfter?: number;
+      hangAfter?: number;
+      headers?: Record<string, string>;
+    }
   | { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> };
 
 export interface SseServerOptions {
@@ -50,6 +63,13 @@ export interface FakeProviderServer {
 export type Pieces = string | string[];
 
 export const pieces = (p: Pieces): string[] => (typeof p === 'string' ? [p] : p);
+
+/** `count` copies of `frame`, each after a pause of `everyMs` (keep-alives while a model thinks). */
+export function keepAlives(frame: string, count: number, everyMs: number): (string | Pause)[] {
+  const out: (string | Pause)[] = [];
+  for (let i = 0; i < count; i++) out.push({ pauseMs: everyMs }, frame);
+  return out;
+}
 
 /** One SSE frame: an optional `event:` line, a `data:` line, a blank line. */
 export function sseFrame(data: unknown, event?: string): string {
@@ -117,7 +137,9 @@ export async function startSseServer(options: SseServerOptions): Promise<FakePro
         return;
       }
       if (reply.hangAfter !== undefined && i >= reply.hangAfter) return;
-      await write(res, reply.frames[i]!);
+      const frame = reply.frames[i]!;
+      if (typeof frame === 'string') await write(res, frame);
+      else await new Promise((resolve) => setTimeout(resolve, frame.pauseMs));
     }
     if (reply.cutAfter !== undefined && reply.cutAfter >= reply.frames.length) {
       res.socket?.destroy();

@@ -1,7 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { chooseArtifactUploader } from '../../src/github/artifact.js';
-import { branchNameFor, cleanPrefix, slugify, uniqueName } from '../../src/github/branch-name.js';
 import { commitMessage } from '../../src/github/commit-message.js';
 import type { Task } from '../../src/github/task.js';
 
@@ -13,64 +11,6 @@ const base: Omit<Task, 'kind'> = {
   trigger: { kind: 'prompt', createdAt: '2026-01-01T00:00:00Z' },
   request: 'do it',
 };
-
-const validRef = (name: string) => {
-  try {
-    execFileSync('git', ['check-ref-format', '--branch', name], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-describe('branch names', () => {
-  it('follow CONTRACT §4 for each kind of task', () => {
-    expect(
-      branchNameFor(
-        { ...base, kind: 'issue', number: 12, title: 'Crash on “empty” input!' },
-        'patchloop/',
-        '99',
-      ),
-    ).toBe('patchloop/issue-12-crash-on-empty-input');
-    expect(
-      branchNameFor({ ...base, kind: 'pr', number: 3, title: 'Ünïcode façade' }, 'patchloop/', '99'),
-    ).toBe('patchloop/pr-3-unicode-facade');
-    expect(
-      branchNameFor(
-        { ...base, kind: 'workflow-run', workflowRun: { id: 555, name: 'CI', conclusion: 'failure' } },
-        'patchloop/',
-        '99',
-      ),
-    ).toBe('patchloop/fix-run-555');
-    expect(branchNameFor({ ...base, kind: 'prompt' }, 'bots/', '99')).toBe('bots/task-99');
-    expect(branchNameFor({ ...base, kind: 'issue', number: 5, title: '🙂🙂' }, 'patchloop/', '1')).toBe(
-      'patchloop/issue-5',
-    );
-  });
-
-  it('cut long titles at a word and make any prefix a legal ref', () => {
-    expect(slugify('a'.repeat(30) + ' ' + 'b'.repeat(30))).toBe('a'.repeat(30));
-    for (const prefix of [
-      'patch loop/',
-      '../x/',
-      'a..b/',
-      'x.lock/',
-      'we~ird^:?*[/',
-      '@{now}/',
-      '.hidden/',
-    ]) {
-      const name = branchNameFor({ ...base, kind: 'prompt' }, prefix, '7');
-      expect(validRef(name), `${prefix} → ${name}`).toBe(true);
-    }
-    expect(cleanPrefix('patchloop/')).toBe('patchloop/');
-  });
-
-  it('add -2, -3 … when taken', () => {
-    const taken = new Set(['b', 'b-2']);
-    expect(uniqueName('b', (c) => taken.has(c))).toBe('b-3');
-    expect(uniqueName('c', (c) => taken.has(c))).toBe('c');
-  });
-});
 
 describe('commit messages', () => {
   it('name the task, the PR or workflow, and the run, and credit a human requester only', () => {
@@ -97,9 +37,27 @@ describe('commit messages', () => {
       runUrl: 'R',
       agentSummary: 'Pinned the flaky clock.',
     });
-    expect(run.split('\n')[0]).toBe('Fix failed run of CI (#9)');
+    expect(run.split('\n')[0]).toBe('Fix failed run of CI (run 9)');
     expect(run).toContain('Pinned the flaky clock.');
     expect(run).not.toContain('Co-authored-by');
+  });
+
+  it('notify nobody from the subject or the agent summary, which become the PR title and body', () => {
+    const msg = commitMessage({
+      task: {
+        ...base,
+        kind: 'issue',
+        number: 7,
+        title: 'crash when @alice runs it',
+        requester: { login: 'bob', type: 'User' },
+      },
+      runUrl: 'R',
+      agentSummary: 'Fixed; cc @octo/team and `@carol`',
+    });
+    const [subject, , summary] = msg.split('\n');
+    expect(subject).toBe('Fix #7: crash when @\u200balice runs it');
+    expect(summary).toBe('Fixed; cc @\u200bocto/team and `@\u200bcarol`');
+    expect(msg).toContain('Co-authored-by: bob <bob@users.noreply.github.com>');
   });
 });
 

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { taskFromEvent, type EventOptions } from '../../src/github/event.js';
 import { TRACKING_MARKER } from '../../src/github/trigger.js';
+import {
+  EXAMPLE_REPOSITORY,
+  example,
+  fromFork,
+  issueCommentOnIssue,
+  issueCommentOnPull,
+  issueLabeled,
+  issueOpened,
+  reviewCommentCreated,
+  reviewSubmitted,
+  workflowRunFailed,
+} from './fixtures/webhooks.js';
 import { issueComment, issues, review, reviewComment, workflowRun } from './payloads.js';
 
 const options: EventOptions = {
@@ -211,5 +223,139 @@ describe('events that do not', () => {
   it('a bad GITHUB_REPOSITORY is reported', () => {
     const d = run('schedule', {}, { repository: 'nope', prompt: 'x' });
     expect(d).toEqual({ run: false, reason: expect.stringContaining('not owner/name') });
+  });
+});
+
+describe('real webhook payloads (@octokit/webhooks-examples)', () => {
+  const real = (event: string, payload: unknown, extra: Partial<EventOptions> = {}) =>
+    taskFromEvent(event, payload, { ...options, repository: EXAMPLE_REPOSITORY, ...extra });
+
+  it('issue_comment on an issue', () => {
+    const p = issueCommentOnIssue('/patchloop fix the typo');
+    expect(real('issue_comment', p)).toMatchObject({
+      run: true,
+      task: {
+        kind: 'issue',
+        number: p.issue.number,
+        defaultBranch: 'master',
+        trigger: { kind: 'issue-comment', id: p.comment.id, createdAt: p.comment.created_at },
+        requester: { login: 'Codertocat', id: p.comment.user.id },
+      },
+    });
+  });
+
+  it('issue_comment on a pull request', () => {
+    expect(real('issue_comment', issueCommentOnPull('/patchloop add a test'))).toMatchObject({
+      run: true,
+      task: { kind: 'pr', isPullRequest: true },
+    });
+  });
+
+  it('pull_request_review_comment: no `line` in the payload, the head sha of the moment', () => {
+    const p = reviewCommentCreated('/patchloop use more emoji here');
+    const d = real('pull_request_review_comment', p);
+    expect(d).toMatchObject({
+      run: true,
+      task: {
+        kind: 'review-comment',
+        review: { path: p.comment.path, line: undefined, diffHunk: p.comment.diff_hunk },
+        pr: { headRef: 'changes', headSha: p.pull_request.head.sha, baseRef: 'master', fork: false },
+      },
+    });
+    const forked = real(
+      'pull_request_review_comment',
+      fromFork(reviewCommentCreated('/patchloop x'), 'mallory'),
+    );
+    expect(forked).toMatchObject({
+      run: true,
+      task: { pr: { fork: true, headRepo: 'mallory/Hello-World' } },
+    });
+  });
+
+  it('pull_request_review: null body is no request; a body with the phrase is', () => {
+    expect(real('pull_request_review', reviewSubmitted(null))).toMatchObject({ run: false });
+    const p = reviewSubmitted('/patchloop address these');
+    expect(real('pull_request_review', p)).toMatchObject({
+      run: true,
+      task: {
+        kind: 'review',
+        trigger: { kind: 'review', id: p.review.id },
+        pr: { headSha: p.pull_request.head.sha },
+      },
+    });
+  });
+
+  it('issues opened with the phrase, and labeled with label-trigger', () => {
+    expect(real('issues', issueOpened('Steps…\n\n/patchloop'))).toMatchObject({
+      run: true,
+      task: { kind: 'issue', trigger: { kind: 'issue-body' } },
+    });
+    expect(real('issues', issueOpened(null))).toMatchObject({ run: false });
+    expect(real('issues', issueLabeled('patchloop'))).toMatchObject({
+      run: true,
+      task: { kind: 'issue', trigger: { kind: 'label', label: 'patchloop' } },
+    });
+    expect(real('issues', issueLabeled('bug'))).toMatchObject({ run: false });
+  });
+
+  it('workflow_run with an empty name: named after the workflow, the failed commit in the request', () => {
+    const p = workflowRunFailed();
+    expect(p.workflow_run.name).toBe('');
+    const d = real('workflow_run', p);
+    expect(d).toMatchObject({
+      run: true,
+      task: {
+        kind: 'workflow-run',
+        title: 'test failed',
+        workflowRun: { name: 'test', headSha: p.workflow_run.head_sha, headBranch: 'master' },
+      },
+    });
+    const request = d.run ? d.task.request : '';
+    expect(request).toContain(`on commit ${p.workflow_run.head_sha} of master`);
+    expect(request).not.toContain('""');
+    // Without the workflow object, the file's name is the next best name.
+    delete p.workflow;
+    expect(real('workflow_run', p)).toMatchObject({ task: { workflowRun: { name: 'test.yml' } } });
+  });
+
+  it('the edited and deleted examples do not start a run', () => {
+    for (const action of ['edited', 'deleted']) {
+      const p = example('issue_comment', (e) => e.action === action);
+      p.comment.body = '/patchloop now';
+      expect(real('issue_comment', p)).toMatchObject({ run: false });
+    }
+  });
+});
+
+describe('a prompt task with issue-number', () => {
+  it('is a task about that issue: kind issue, its number, the prompt as the request', () => {
+    const d = run('workflow_dispatch', { inputs: {} }, { prompt: 'Fix the flaky test', issueNumber: 42 });
+    expect(d).toMatchObject({
+      run: true,
+      task: {
+        kind: 'issue',
+        number: 42,
+        isPullRequest: false,
+        issueFromInput: true,
+        request: 'Fix the flaky test',
+      },
+    });
+  });
+
+  it('without a prompt, issue-number alone starts nothing', () => {
+    expect(run('schedule', {}, { issueNumber: 42 })).toMatchObject({ run: false });
+  });
+});
+
+describe('a failed run of a fork’s pull request', () => {
+  it('is not fixed from the fork’s commit', () => {
+    const p = workflowRunFailed();
+    p.workflow_run.event = 'pull_request';
+    p.workflow_run.head_repository = { ...p.workflow_run.head_repository, full_name: 'mallory/octo-repo' };
+    const d = taskFromEvent('workflow_run', p, { ...options, repository: 'octo-org/octo-repo' });
+    expect(d).toEqual({ run: false, reason: expect.stringContaining('fork mallory/octo-repo') });
+    // The same payload from the repository itself runs.
+    p.workflow_run.head_repository.full_name = 'octo-org/octo-repo';
+    expect(taskFromEvent('workflow_run', p, { ...options, repository: 'octo-org/octo-repo' }).run).toBe(true);
   });
 });

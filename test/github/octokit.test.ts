@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitHubClient, describeGitHubError } from '../../src/github/octokit.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';
+import { mismatches, responseSchema } from './fixtures/openapi.js';
 
 let gh: FakeGitHub;
 beforeAll(async () => {
@@ -84,5 +85,179 @@ describe('the GitHub client', () => {
     expect(describeGitHubError(err, 'read-issue', 'Reading the repository')).toMatch(
       /401 .*not a valid token/,
     );
+  });
+});
+
+describe('the fake GitHub speaks GitHub’s REST description', () => {
+  const o = { owner: 'octo', repo: 'demo' };
+  const client = () => createGitHubClient({ token: 'ghs_faketoken', baseUrl: gh.url, throttle: false });
+
+  // Every route patchloop calls, with the template GitHub's description files it under.
+  it('answers every route patchloop uses with the fields the description requires', async () => {
+    const github = client();
+    const issue = gh.addIssue({ title: 'Schema', body: 'body' });
+    const comment = gh.addComment(issue.number, { body: 'a comment' });
+    const pull = gh.addPull({
+      title: 'PR',
+      head: 'feature',
+      headSha: '1'.repeat(40),
+      forkRepo: 'mallory/demo',
+    });
+    gh.addComment(pull.number, { body: 'on the PR' });
+    gh.pushToPull(pull.number, { sha: '2'.repeat(40) });
+    gh.pushToPull(pull.number, { sha: '3'.repeat(40), force: true });
+    const review = gh.addReviewComment(pull.number, {
+      body: 'nit',
+      path: 'a.js',
+      line: 1,
+      diffHunk: '@@ -1 +1 @@',
+    });
+    gh.setPermission('alice', 'write');
+    gh.addWorkflowRun(901, [
+      { name: 'test', conclusion: 'failure', steps: [{ name: 'Run', conclusion: 'failure' }] },
+    ]);
+    gh.setFile('main', 'AGENTS.md', 'notes');
+    const calls: [string, string, number, () => Promise<{ data: unknown }>][] = [
+      ['GET', '/repos/{owner}/{repo}', 200, () => github.rest.repos.get(o)],
+      [
+        'GET',
+        '/repos/{owner}/{repo}/issues/{issue_number}',
+        200,
+        () => github.rest.issues.get({ ...o, issue_number: issue.number }),
+      ],
+      [
+        'GET',
+        '/repos/{owner}/{repo}/issues/{issue_number}/comments',
+        200,
+        () => github.rest.issues.listComments({ ...o, issue_number: issue.number }),
+      ],
+      [
+        'POST',
+        '/repos/{owner}/{repo}/issues/{issue_number}/comments',
+        201,
+        () => github.rest.issues.createComment({ ...o, issue_number: issue.number, body: 'new' }),
+      ],
+      [
+        'PATCH',
+        '/repos/{owner}/{repo}/issues/comments/{comment_id}',
+        200,
+        () => github.rest.issues.updateComment({ ...o, comment_id: comment.id, body: 'edited' }),
+      ],
+      [
+        'POST',
+        '/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions',
+        201,
+        () => github.rest.reactions.createForIssueComment({ ...o, comment_id: comment.id, content: 'eyes' }),
+      ],
+      [
+        'POST',
+        '/repos/{owner}/{repo}/issues/{issue_number}/reactions',
+        201,
+        () => github.rest.reactions.createForIssue({ ...o, issue_number: issue.number, content: 'eyes' }),
+      ],
+      [
+        'POST',
+        '/repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions',
+        201,
+        () =>
+          github.rest.reactions.createForPullRequestReviewComment({
+            ...o,
+            comment_id: review.id,
+            content: 'eyes',
+          }),
+      ],
+      [
+        'GET',
+        '/repos/{owner}/{repo}/pulls/{pull_number}',
+        200,
+        () => github.rest.pulls.get({ ...o, pull_number: pull.number }),
+      ],
+      [
+        'GET',
+        '/repos/{owner}/{repo}/pulls/{pull_number}/comments',
+        200,
+        () => github.rest.pulls.listReviewComments({ ...o, pull_number: pull.number }),
+      ],
+      ['GET', '/repos/{owner}/{repo}/pulls', 200, () => github.rest.pulls.list(o)],
+      [
+        'POST',
+        '/repos/{owner}/{repo}/pulls',
+        201,
+        () => github.rest.pulls.create({ ...o, head: 'patchloop/x', base: 'main', title: 'x', body: 'y' }),
+      ],
+      [
+        'GET',
+        '/repos/{owner}/{repo}/collaborators/{username}/permission',
+        200,
+        () => github.rest.repos.getCollaboratorPermissionLevel({ ...o, username: 'alice' }),
+      ],
+      [
+        'GET',
+        '/repos/{owner}/{repo}/actions/runs/{run_id}/jobs',
+        200,
+        () => github.rest.actions.listJobsForWorkflowRun({ ...o, run_id: 901 }),
+      ],
+      [
+        'GET',
+        '/repos/{owner}/{repo}/issues/{issue_number}/timeline',
+        200,
+        () => github.rest.issues.listEventsForTimeline({ ...o, issue_number: pull.number }),
+      ],
+      [
+        'GET',
+        '/repos/{owner}/{repo}/branches/{branch}',
+        200,
+        () => github.rest.repos.getBranch({ ...o, branch: 'main' }),
+      ],
+      [
+        'GET',
+        '/repos/{owner}/{repo}/contents/{path}',
+        200,
+        () => github.rest.repos.getContent({ ...o, path: 'AGENTS.md', ref: 'main' }),
+      ],
+    ];
+    const problems: string[] = [];
+    for (const [method, template, status, call] of calls) {
+      const { data } = await call();
+      for (const m of mismatches(responseSchema(method, template, status), data))
+        problems.push(`${method} ${template}: ${m}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('the checker itself notices a missing required field and a wrong type', () => {
+    const schema = responseSchema('GET', '/repos/{owner}/{repo}/branches/{branch}', 200);
+    expect(mismatches(schema, { name: 'main', protected: 'yes' })).toEqual(
+      expect.arrayContaining(['$.commit: missing', '$.protected: string, but the description says boolean']),
+    );
+  });
+});
+
+describe('the fake GitHub’s extension point', () => {
+  it('serves routes given in extraRoutes and added later with addRoutes', async () => {
+    const fake = await startFakeGitHub({
+      extraRoutes: [
+        [
+          'GET',
+          /^\/repos\/octo\/demo\/check-runs\/(\d+)$/,
+          (q) => ({ status: 200, body: { id: Number(q.params[0]) } }),
+        ],
+      ],
+    });
+    try {
+      fake.addRoutes([
+        ['GET', /^\/meta$/, () => ({ status: 200, body: { verifiable_password_authentication: false } })],
+      ]);
+      const github = createGitHubClient({ token: 'ghs_faketoken', baseUrl: fake.url, throttle: false });
+      const run = await github.request('GET /repos/{owner}/{repo}/check-runs/{check_run_id}', {
+        owner: 'octo',
+        repo: 'demo',
+        check_run_id: 7,
+      });
+      expect(run.data).toEqual({ id: 7 });
+      expect((await github.request('GET /meta')).data).toEqual({ verifiable_password_authentication: false });
+    } finally {
+      await fake.stop();
+    }
   });
 });

@@ -3,7 +3,10 @@ import { createGitHubClient } from '../../src/github/octokit.js';
 import { openPullRequest, type PullRequestInput } from '../../src/github/pr.js';
 import { acknowledge } from '../../src/github/reaction.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';
-import type { Task } from '../../src/github/task.js';
+import type { PullRequestRefs, Task } from '../../src/github/task.js';
+import { prepareWork } from '../../src/github/delivery.js';
+import { GitRepo } from '../../src/git/index.js';
+import { git, makeRepo, type RepoFixture } from './git-fixtures.js';
 
 let gh: FakeGitHub;
 beforeEach(async () => {
@@ -115,5 +118,159 @@ describe('the eyes reaction', () => {
       trigger: { kind: 'issue-comment', id: c.id, body: '', createdAt: '' },
     });
     expect(out).toMatchObject({ ok: false, message: expect.stringMatching(/issues: write/) });
+  });
+});
+
+describe('where the work goes (prepareWork)', () => {
+  let repo: RepoFixture;
+  beforeEach(() => {
+    repo = makeRepo();
+  });
+  afterEach(() => repo.cleanup());
+
+  const prTask = (number: number, pr: PullRequestRefs, extra: Partial<Task> = {}): Task => ({
+    kind: 'pr',
+    event: 'issue_comment',
+    owner: 'octo',
+    repo: 'demo',
+    defaultBranch: 'main',
+    number,
+    isPullRequest: true,
+    title: 'Add a feature',
+    trigger: { kind: 'issue-comment', id: 1, body: '/patchloop', createdAt: '2026-03-01T00:00:00Z' },
+    request: '/patchloop',
+    pr,
+    ...extra,
+  });
+  const plan = (task: Task, pr?: PullRequestRefs) =>
+    prepareWork(new GitRepo({ dir: repo.work }), task, {
+      prefix: 'patchloop/',
+      runId: '77',
+      openPr: true,
+      pr: pr ?? task.pr,
+      github: github(),
+    });
+  const refs = (over: Partial<PullRequestRefs>): PullRequestRefs => ({
+    headRef: 'feature',
+    headSha: '',
+    headRepo: 'octo/demo',
+    baseRef: 'main',
+    fork: false,
+    ...over,
+  });
+
+  it('a same-repository branch that is neither default nor protected takes the commits itself', async () => {
+    const sha = repo.pushToOrigin('feature', { 'a.txt': 'a' });
+    gh.addPull({ title: 'f', head: 'feature', headSha: sha });
+    const p = await plan(prTask(1, refs({ headSha: sha })));
+    expect(p).toMatchObject({ mode: 'pr-head', branch: 'feature', openPr: false, startedFrom: sha });
+  });
+
+  it('a protected head branch gets a new branch and a PR into it', async () => {
+    const sha = repo.pushToOrigin('release', { 'a.txt': 'a' });
+    gh.addPull({ title: 'r', head: 'release', headSha: sha });
+    git(repo.origin, 'update-ref', 'refs/pull/1/head', sha);
+    gh.protectBranch('release');
+    const p = await plan(prTask(1, refs({ headRef: 'release', headSha: sha })));
+    expect(p).toMatchObject({ mode: 'new-branch', prBase: 'release', openPr: true, startedFrom: sha });
+    expect(p.branch).toMatch(/^patchloop\/pr-1-/);
+    expect(p.notices?.join(' ')).toContain('its head branch `release` is protected');
+    expect(gh.requestsTo('GET', /\/branches\/release$/)).toHaveLength(1);
+  });
+
+  it('a PR whose head is the default branch is not pushed to', async () => {
+    const sha = git(repo.work, 'rev-parse', 'HEAD');
+    git(repo.origin, 'update-ref', 'refs/pull/2/head', sha);
+    const p = await plan(prTask(2, refs({ headRef: 'main', baseRef: 'stable', headSha: sha })));
+    expect(p).toMatchObject({ mode: 'new-branch', prBase: 'main' });
+    expect(p.notices?.join(' ')).toContain('its head is the default branch `main`');
+  });
+
+  it('a fork’s head is checked out at the commit of the request, and proposed into the base', async () => {
+    const sha = repo.pushToOrigin('scratch', { 'fork.txt': 'contributor' });
+    git(repo.origin, 'update-ref', 'refs/pull/3/head', sha);
+    const p = await plan(
+      prTask(3, refs({ headRef: 'patch-1', headRepo: 'mallory/demo', fork: true, headSha: sha })),
+    );
+    expect(p).toMatchObject({ mode: 'new-branch', prBase: 'main', startedFrom: sha });
+    expect(git(repo.work, 'rev-parse', 'HEAD')).toBe(sha);
+    expect(p.notices?.join(' ')).toContain(`mallory/demo:patch-1 at ${sha.slice(0, 12)}`);
+  });
+
+  it('a fork’s head that moved after the request is refused', async () => {
+    const seen = repo.pushToOrigin('scratch', { 'fork.txt': 'what the maintainer read' });
+    const later = repo.pushToOrigin('scratch', { 'fork.txt': 'pushed after the comment' });
+    git(repo.origin, 'update-ref', 'refs/pull/4/head', later);
+    await expect(
+      plan(prTask(4, refs({ headRef: 'patch-1', headRepo: 'mallory/demo', fork: true, headSha: seen }))),
+    ).rejects.toThrow(`is now ${later.slice(0, 12)}, not ${seen.slice(0, 12)}`);
+  });
+
+  it('a failed run is fixed from its own commit on its own branch, fetched when the checkout lacks it', async () => {
+    const failed = repo.pushToOrigin('topic', { 'src/math.js': 'export const div = (a, b) => a / b / 0;\n' });
+    repo.pushToOrigin('topic', { 'later.txt': 'after the failure' });
+    const task: Task = {
+      kind: 'workflow-run',
+      event: 'workflow_run',
+      owner: 'octo',
+      repo: 'demo',
+      defaultBranch: 'main',
+      isPullRequest: false,
+      title: 'CI failed',
+      trigger: { kind: 'workflow-run', createdAt: '2026-03-01T00:00:00Z' },
+      request: 'fix',
+      workflowRun: { id: 555, name: 'CI', conclusion: 'failure', headBranch: 'topic', headSha: failed },
+    };
+    const p = await plan(task);
+    expect(p).toMatchObject({ branch: 'patchloop/fix-run-555', prBase: 'topic', startedFrom: failed });
+    expect(git(repo.work, 'rev-parse', 'HEAD')).toBe(failed);
+    expect(git(repo.work, 'symbolic-ref', '--short', 'HEAD')).toBe('patchloop/fix-run-555');
+  });
+
+  it('a failed commit that cannot be fetched: the fix starts from the branch’s tip, and says so', async () => {
+    const tip = repo.pushToOrigin('topic', { 'b.txt': 'b' });
+    const task: Task = {
+      kind: 'workflow-run',
+      event: 'workflow_run',
+      owner: 'octo',
+      repo: 'demo',
+      isPullRequest: false,
+      trigger: { kind: 'workflow-run', createdAt: '2026-03-01T00:00:00Z' },
+      request: 'fix',
+      workflowRun: {
+        id: 556,
+        name: 'CI',
+        conclusion: 'failure',
+        headBranch: 'topic',
+        headSha: 'c'.repeat(40),
+      },
+    };
+    const p = await plan(task);
+    expect(p).toMatchObject({ branch: 'patchloop/fix-run-556', prBase: 'topic', startedFrom: tip });
+    expect(p.notices?.join(' ')).toContain(
+      `The failed commit cccccccccccc could not be fetched; the fix started from commit ${tip.slice(0, 12)}`,
+    );
+    expect(p.note).toContain('check that the failure still shows there');
+  });
+
+  it('a prompt task about an issue names its branch after the issue, read from GitHub', async () => {
+    const issue = gh.addIssue({ title: 'Date parsing breaks at midnight' });
+    const task: Task = {
+      kind: 'issue',
+      event: 'schedule',
+      owner: 'octo',
+      repo: 'demo',
+      number: issue.number,
+      isPullRequest: false,
+      issueFromInput: true,
+      trigger: { kind: 'prompt', createdAt: '2026-03-01T00:00:00Z' },
+      request: 'Fix it',
+    };
+    const p = await plan(task);
+    expect(p).toMatchObject({
+      branch: `patchloop/issue-${issue.number}-date-parsing-breaks-at-midnight`,
+      fixes: issue.number,
+      prBase: 'main',
+    });
   });
 });

@@ -17,6 +17,11 @@ describe('the trigger phrase', () => {
     ['```\n/patchloop fix\n```\nthat is the syntax', false],
     ['> /patchloop fix it\n\nquoting the earlier request', false],
     ['<!-- /patchloop hidden -->visible text', false],
+    ['<div hidden>/patchloop fix</div>visible text', false],
+    ['<span title="/patchloop fix">hover me</span>', false],
+    ['[x]: https://example.com "/patchloop fix"', false],
+    ['/patch\u200Bloop fix', true],
+    ['&#47;patchloop fix', true],
   ])('%j → %s', (text, expected) => {
     expect(mentionsPhrase(text, '/patchloop')).toBe(expected);
   });

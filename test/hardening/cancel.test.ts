@@ -90,10 +90,8 @@ describe('cancellation of `patchloop run`', () => {
       const work = mkdtempSync(join(dir, 'run-'));
       chmodSync(work, 0o777);
       const ws = makeCheckout(work);
-      // Outside the transcript's folder, which the sandboxed command may not write to.
-      const markerDir = mkdtempSync(join(dir, 'marker-'));
-      chmodSync(markerDir, 0o777);
-      const marker = join(markerDir, 'tool-started');
+      // In the workspace: the sandboxed command sees nothing above it (nor the transcript's folder).
+      const marker = join(ws, 'tool-started');
       const transcript = join(work, 'transcript.jsonl');
       const args = ['run', '--repo', ws, '--provider', 'anthropic', '--model', 'claude-sonnet-5-5'];
       args.push('--base-url', server.url, '--api-key', KEY, '--transcript', transcript);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createProvider } from '../../src/providers/index.js';
-import { createSandbox } from '../../src/tools/sandbox.js';
+import { createSandbox } from '../../src/sandbox/index.js';
 import type { CommandSandbox } from '../../src/tools/index.js';
 import { anthropicFrames, startAnthropicServer, type AnthropicScript } from '../fakes/anthropic-server.js';
 import { sseFrame, startSseServer, type FakeProviderServer } from '../fakes/sse.js';
@@ -217,7 +217,8 @@ describe('local faults', () => {
       chmodSync(work, 0o755);
       const ws = makeCheckout(work);
       const setup = await createSandbox({ workspace: ws, mode: 'auto' });
-      expect(setup.isolated, setup.reason).toBe(true);
+      expect(setup.kind, setup.reason).toBe('isolated');
+      if (setup.kind !== 'isolated') return;
       // only a PID namespace takes down a daemon that left the command's process group
       if (!setup.reason.includes('own PID namespace')) ctx.skip();
       const r = await runHarness({
@@ -234,6 +235,7 @@ describe('local faults', () => {
         sandbox: setup.sandbox,
         testCommand: `(trap "" TERM; setsid bash -c 'exec -a ${marker}-s sleep 600' >/dev/null 2>&1 &); echo tests pass`,
       });
+      await setup.dispose();
       expect(r.result.conclusion).toBe('success');
       expect(daemons()).toBe('');
       survived(r);

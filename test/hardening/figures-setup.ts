@@ -10,6 +10,9 @@ const COLUMNS: [keyof Figures, string][] = [
   ['escapesRefused', 'escapes refused'],
   ['faultsInjected', 'faults injected'],
   ['faultsSurvived', 'faults survived'],
+  ['attacksTried', 'attacks tried'],
+  ['attacksHeld', 'attacks held'],
+  ['runs', 'action runs'],
   ['secretChecks', 'outputs searched for secrets'],
   ['secretsFound', 'secrets found in outputs (must be 0)'],
 ];

@@ -19,6 +19,12 @@ export interface Figures {
   secretChecks?: number;
   /** Planted secret values found in any output (must stay 0). */
   secretsFound?: number;
+  /** Attacks of a hostile repository or model run through the bundled action. */
+  attacksTried?: number;
+  /** Of those, the ones that reached no secret and ran nothing of theirs as the action's user. */
+  attacksHeld?: number;
+  /** Runs of the bundled action. */
+  runs?: number;
 }
 
 declare module 'vitest' {

@@ -89,6 +89,26 @@ describe('adapter harness', () => {
   });
 });
 
+describe('prepareMessages with ids a server reuses', () => {
+  it('keeps a later turn’s call and result when a failed turn used the same id', () => {
+    const call = { type: 'toolCall' as const, id: 'call_0', name: 'read_file', input: { path: 'a' } };
+    const messages: Message[] = [
+      user('go'),
+      assistant([call], { stopReason: 'error', errorMessage: 'cut' }),
+      result('call_0', 'Tool call not run', { isError: true }),
+      user('try again'),
+      assistant([{ ...call, input: { path: 'b' } }]),
+      result('call_0', 'contents of b'),
+    ];
+    const out = prepareMessages(messages, { idPolicy: ANTHROPIC_ID_POLICY });
+    expect(out.map((m) => m.role)).toEqual(['user', 'user', 'assistant', 'toolResult']);
+    expect(out[3]).toMatchObject({
+      toolCallId: 'call_0',
+      content: [{ type: 'text', text: 'contents of b' }],
+    });
+  });
+});
+
 describe('TurnBuilder', () => {
   it('corrects mislabelled stop reasons and names calls that came without an id', () => {
     const b = new TurnBuilder('p', 'm', () => 42);

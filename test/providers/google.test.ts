@@ -97,7 +97,7 @@ describe('google adapter: streaming', () => {
       id: 'gem-call-1',
       name: 'read_file',
       input: { path: 'a "quoted" name.ts' },
-      thoughtSignature: 'c2lnLTE=',
+      signature: 'c2lnLTE=',
     });
     expect(second).toMatchObject({ type: 'toolCall', name: 'read_file', input: { path: 'b.ts' } });
     expect((second as { id: string }).id).toMatch(/^call_[0-9a-f]+$/);
@@ -220,9 +220,7 @@ describe('google adapter: streaming', () => {
       'gemini-3-pro-preview',
     );
     const first = await collect(provider, context([user('go')]));
-    expect(first.message.content).toEqual([
-      { type: 'text', text: 'All done.', thoughtSignature: 'dGV4dA==' },
-    ]);
+    expect(first.message.content).toEqual([{ type: 'text', text: 'All done.', signature: 'dGV4dA==' }]);
     await collect(provider, context([user('go'), first.message, user('thanks')]));
     expect(server.requests[1]!.body.contents[1]).toEqual({
       role: 'model',
@@ -269,7 +267,8 @@ describe('google adapter: stop reasons', () => {
     ['PROHIBITED_CONTENT', 'refusal'],
     ['BLOCKLIST', 'refusal'],
     ['SPII', 'refusal'],
-    ['MALFORMED_FUNCTION_CALL', 'other'],
+    ['MALFORMED_FUNCTION_CALL', 'malformed_call'],
+    ['UNEXPECTED_TOOL_CALL', 'malformed_call'],
     ['OTHER', 'other'],
   ])('maps %s to an error (%s) naming the reason, not retried', async (reason, kind) => {
     const { server, provider } = await setup([

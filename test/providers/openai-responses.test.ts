@@ -470,3 +470,83 @@ describe('openai-responses adapter: history', () => {
     expect(otherInput[1]).toEqual({ type: 'message', role: 'assistant', content: 'Check a.ts first.' });
   });
 });
+
+describe('openai-responses adapter: replayed items', () => {
+  it('sends its own items back with their ids, so a reasoning item pairs with its call', async () => {
+    const first = new ResponsesTurn('gpt-5', 'resp_t1')
+      .reasoning({ summary: 'Read a.ts.', encrypted: 'gAAAA-1' })
+      .functionCall('call_1', 'read_file', '{"path":"a.ts"}')
+      .completed();
+    const second = new ResponsesTurn('gpt-5', 'resp_t2')
+      .reasoning({ encrypted: 'gAAAA-2' })
+      .text('a.ts holds the bug.')
+      .completed();
+    const { server: fake, provider } = await setup(
+      [
+        { events: first },
+        { events: second },
+        { events: new ResponsesTurn('gpt-5', 'resp_t3').text('ok').completed() },
+      ],
+      'gpt-5',
+    );
+    const one = await collect(provider, context([user('go')]));
+    expect(one.message.content[1]).toMatchObject({ type: 'toolCall', id: 'call_1', itemId: 'fc_1_t1' });
+    const two = await collect(provider, context([user('go'), one.message, result('call_1', 'x')]));
+    expect(two.message.stopReason).toBe('stop');
+    expect(two.message.content[1]).toMatchObject({ type: 'text', itemId: 'msg_1_t2' });
+
+    await collect(
+      provider,
+      context([user('go'), one.message, result('call_1', 'x'), two.message, user('and?')]),
+    );
+    const input = fake.requests[2]!.body.input as Record<string, unknown>[];
+    expect(input.map((i) => `${String(i.type)}:${String(i.id ?? '')}`)).toEqual([
+      'message:',
+      'reasoning:rs_0_t1',
+      'function_call:fc_1_t1',
+      'function_call_output:',
+      'reasoning:rs_0_t2',
+      'message:msg_1_t2',
+      'message:',
+    ]);
+    expect(input[5]).toEqual({
+      type: 'message',
+      role: 'assistant',
+      id: 'msg_1_t2',
+      status: 'completed',
+      content: [{ type: 'output_text', text: 'a.ts holds the bug.', annotations: [] }],
+    });
+
+    // Another model gets the turn without ids (and without the reasoning items).
+    const otherFake = await startResponsesServer([
+      { events: new ResponsesTurn('o3').text('ok').completed() },
+    ]);
+    const other = createOpenAIResponsesProvider({
+      model: 'o3',
+      apiKey: KEY,
+      baseUrl: otherFake.url,
+      retry: NO_RETRY,
+    });
+    await collect(other, context([user('go'), one.message, result('call_1', 'x')]));
+    const foreign = otherFake.requests[0]!.body.input as Record<string, unknown>[];
+    await otherFake.close();
+    expect(foreign.find((i) => i.type === 'function_call')).not.toHaveProperty('id');
+  });
+
+  it('sends a call whose arguments never parsed back as {}, as the other adapters do', async () => {
+    const { server, provider } = await setup([{ events: new ResponsesTurn().text('ok').completed() }]);
+    const broken = assistant(
+      [{ type: 'toolCall', id: 'call_x', name: 'read_file', input: '{"path": "a.ts' }],
+      {
+        provider: 'openai-responses',
+        model: 'gpt-test',
+      },
+    );
+    await collect(
+      provider,
+      context([user('go'), broken, result('call_x', 'invalid JSON', { isError: true })]),
+    );
+    const input = server.requests[0]!.body.input as Record<string, unknown>[];
+    expect(input[1]).toMatchObject({ type: 'function_call', call_id: 'call_x', arguments: '{}' });
+  });
+});

@@ -43,6 +43,20 @@ describe('retry policy', () => {
     ).toBeUndefined();
   });
 
+  it('with the defaults, a stream that hangs for the idle timeout still gets a retry', () => {
+    const hang: AttemptFailure = { kind: 'network', retryable: true, message: 'no data' };
+    const p = DEFAULT_RETRY_POLICY;
+    // The budget counts from the hung attempt's last byte: the idle timeout plus the longest
+    // first back-off fits in it.
+    expect(retryDelay(p, 1, hang, p.idleTimeoutMs, () => 1)).toBe(p.baseDelayMs);
+  });
+
+  it('allows a failure fewer retries than the policy when it says so', () => {
+    const refused: AttemptFailure = { kind: 'network', retryable: true, maxRetries: 1, message: '' };
+    expect(retryDelay(policy, 1, refused, 0, () => 0)).toBe(50);
+    expect(retryDelay(policy, 2, refused, 0, () => 0)).toBeUndefined();
+  });
+
   it('takes overrides that are numbers and ignores the rest', () => {
     expect(retryPolicy({ maxRetries: 0, baseDelayMs: Number.NaN })).toEqual({
       ...DEFAULT_RETRY_POLICY,
@@ -128,6 +142,11 @@ describe('classifyError', () => {
     });
     expect(classifyError(reset)).toMatchObject({ kind: 'network', retryable: true });
     expect(classifyError(reset).message).toContain('ECONNRESET');
+    expect(classifyError(reset).maxRetries).toBeUndefined();
+    const refused = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }),
+    });
+    expect(classifyError(refused)).toMatchObject({ kind: 'network', maxRetries: 1, refused: true });
     const abort = Object.assign(new Error('This operation was aborted'), { name: 'AbortError' });
     expect(classifyError(abort)).toMatchObject({ retryable: false });
     expect(classifyError('weird')).toMatchObject({ kind: 'other', retryable: false, message: 'weird' });

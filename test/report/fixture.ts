@@ -82,6 +82,10 @@ export interface RecordOptions {
   killed?: boolean;
   conclusion?: string;
   allowBash?: boolean;
+  /** More fields for the session line (runUrl, number, systemPrompt, tools …). */
+  session?: Record<string, unknown>;
+  /** More fields for the summary line. */
+  summary?: Record<string, unknown>;
 }
 
 export interface RecordedRun {
@@ -136,6 +140,7 @@ export async function recordScriptedRun(
     testCommand: TEST_COMMAND,
     allowBash: options.allowBash === true,
     note: 'scripted model session for tests',
+    ...options.session,
   });
   writer.message({
     role: 'user',
@@ -174,7 +179,12 @@ export async function recordScriptedRun(
     }
   }
   if (!options.killed)
-    writer.summary({ conclusion: options.conclusion ?? 'success', usage: total, durationMs: 4321 });
+    writer.summary({
+      conclusion: options.conclusion ?? 'success',
+      usage: total,
+      durationMs: 4321,
+      ...options.summary,
+    });
   writer.close();
   return {
     root,

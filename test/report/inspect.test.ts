@@ -231,10 +231,11 @@ describe('patchloop inspect', () => {
     await expect(inspectCommand([killed.transcript, '--colour'], io)).rejects.toThrow(UsageError);
   });
 
-  it('exits 2 with a message through the dispatcher for usage errors, 0 for a good run', async () => {
+  it('exits 2 for usage errors, 1 for a file that cannot be read, 0 for a good run', async () => {
     const bad = captureIO({ cwd: killed.root });
-    expect(await main(['inspect', 'missing.jsonl'], bad)).toBe(2);
-    expect(bad.err()).toContain('cannot read transcript');
+    // A file problem is not a usage error: exit 1, one prefix, no hint about --help.
+    expect(await main(['inspect', 'missing.jsonl'], bad)).toBe(1);
+    expect(bad.err()).toMatch(/^patchloop inspect: cannot read transcript .*missing\.jsonl: no such file\n$/);
     expect(await main(['export'], bad)).toBe(2);
     expect(await main(['replay', run.transcript, '--repo', 'no/such/dir'], bad)).toBe(2);
     const good = captureIO();

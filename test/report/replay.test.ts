@@ -1,10 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/io.js';
 import { replayCommand } from '../../src/cli/replay.js';
+import { ToolRegistry } from '../../src/protocol/execute.js';
+import type { Message, ToolCall } from '../../src/protocol/types.js';
+import { textOf } from '../../src/protocol/types.js';
 import { compareResults, normalizeForComparison } from '../../src/report/compare.js';
+import { createWorkspaceTools } from '../../src/tools/index.js';
 import { captureIO } from './capture-io.js';
 import { DEMO_FILES, FIX_SESSION, makeRepo, recordScriptedRun, type RecordedRun } from './fixture.js';
 
@@ -128,5 +132,109 @@ describe('comparing results', () => {
     expect(compareResults({ isError: false, text: 'same' }, { isError: false, text: 'same' }, ctx)).toBe(
       'exact',
     );
+  });
+});
+
+describe('replaying a transcript the action recorded', () => {
+  // A test command whose output, with `--big`, is longer than run_tests shows: the full output is
+  // saved to a file under the run's folder, which the action keeps under RUNNER_TEMP.
+  const PRINTER = {
+    ...DEMO_FILES,
+    'print.js':
+      "if (process.argv.includes('--big')) for (let i = 0; i < 3000; i++) console.log('line ' + i);\n" +
+      "else console.log('ok 1 - adds');\n",
+  };
+  const RUNNER_WORKSPACE = '/home/runner/work/calc/calc';
+  const RUN_FOLDER = '/home/runner/work/_temp/patchloop/4242-1';
+  const NPM_NOTICE = [
+    'npm notice',
+    'npm notice New minor version of npm available! 10.8.2 -> 10.9.4',
+    'npm notice Changelog: https://github.com/npm/cli/releases/tag/v10.9.4',
+    'npm notice To update run: npm install -g npm@10.9.4',
+    'npm notice',
+  ].join('\n');
+
+  /** Runs the calls on a checkout and writes them as the action would have recorded them. */
+  async function recordAsTheAction(calls: ToolCall[], edit: (text: string, i: number) => string = (t) => t) {
+    const checkout = freshCheckout(PRINTER);
+    const outputs = mkdtempSync(join(tmpdir(), 'patchloop-replay-outputs-'));
+    scratch.push(outputs);
+    const registry = new ToolRegistry(
+      createWorkspaceTools({ root: checkout, testCommand: 'node print.js', artifactsDir: outputs }),
+    );
+    const messages: Message[] = [{ role: 'user', content: 'Run the tests.', timestamp: 1 }];
+    messages.push({
+      role: 'assistant',
+      content: calls,
+      provider: 'anthropic',
+      model: 'claude-sonnet-5-5',
+      usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      stopReason: 'toolUse',
+      timestamp: 2,
+    });
+    for (const [i, call] of calls.entries()) {
+      const r = await registry.execute(call, new AbortController().signal);
+      const text = edit(
+        textOf(r.content).split(checkout).join(RUNNER_WORKSPACE).split(outputs).join(RUN_FOLDER),
+        i,
+      );
+      messages.push({ ...r, content: [{ type: 'text', text }] });
+    }
+    const session = {
+      type: 'session',
+      version: 1,
+      id: '4242-1-7',
+      startedAt: '2026-11-30T10:00:00.000Z',
+      repository: 'octo/calc',
+      trigger: 'issue_comment',
+      provider: 'anthropic',
+      model: 'claude-sonnet-5-5',
+      workspace: RUNNER_WORKSPACE,
+      testCommand: 'node print.js',
+    };
+    const file = join(outputs, 'transcript.jsonl');
+    const lines = [session, ...messages.map((message) => ({ type: 'message', message }))];
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    return { file, messages };
+  }
+
+  it('matches a saved output under RUNNER_TEMP and ignores npm’s update notice', async () => {
+    const calls: ToolCall[] = [
+      { type: 'toolCall', id: 'toolu_1', name: 'run_tests', input: {} },
+      { type: 'toolCall', id: 'toolu_2', name: 'run_tests', input: { args: '--big' } },
+    ];
+    // On the runner, npm had a newer version to announce at the end of the first command.
+    const { file, messages } = await recordAsTheAction(calls, (t, i) =>
+      i === 0 ? `${t}\n${NPM_NOTICE}` : t,
+    );
+    expect(JSON.stringify(messages)).toContain(`${RUN_FOLDER}/run_tests-`);
+
+    const io = captureIO();
+    const code = await replayCommand([file, '--repo', freshCheckout(PRINTER)], io);
+    expect(io.out()).toMatch(/All 2 replayed call\(s\) match \(0 exactly, 2 after normalising\)\./);
+    expect(code).toBe(0);
+  });
+
+  it('shows a differing long line in full on both sides', async () => {
+    const long = (tail: string) => `export const banner = '${'x'.repeat(180)}${tail}';\n`;
+    const calls: ToolCall[] = [
+      { type: 'toolCall', id: 'toolu_1', name: 'read_file', input: { path: 'banner.js' } },
+    ];
+    const checkout = freshCheckout({ ...PRINTER, 'banner.js': long('RECORDED-END') });
+    const registry = new ToolRegistry(createWorkspaceTools({ root: checkout, artifactsDir: checkout }));
+    const r = await registry.execute(calls[0]!, new AbortController().signal);
+    expect(textOf(r.content)).toContain('RECORDED-END');
+    const { file } = await recordAsTheAction(calls, () => textOf(r.content));
+
+    const io = captureIO({ columns: 100 });
+    const code = await replayCommand(
+      [file, '--repo', freshCheckout({ ...PRINTER, 'banner.js': long('REPLAYED-END') })],
+      io,
+    );
+    expect(code).toBe(1);
+    const out = io.out();
+    expect(out).toContain('RECORDED-END');
+    expect(out).toContain('REPLAYED-END');
+    expect(out).not.toMatch(/x…/);
   });
 });

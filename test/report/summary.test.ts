@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/protocol/types.js';
 import {
+  editsDiff,
+  neutralizeMentions,
   renderSummaryMarkdown,
   renderSummaryText,
+  shareBudget,
+  STEP_SUMMARY_MAX_BYTES,
   STEP_SUMMARY_MAX_CHARS,
   toolLogFromMessages,
   type RunSummaryInput,
@@ -107,13 +111,15 @@ describe('renderSummaryMarkdown', () => {
     expect(md).toContain('needle-9999 ');
   });
 
-  it('cuts the final message after the log when both are huge, and still keeps the head', () => {
+  it('gives the final message and the tool log each a share when both are huge', () => {
     const md = renderSummaryMarkdown(input({ toolLog: hugeLog(5000), finalMessage: 'word '.repeat(40_000) }));
     expect(md.length).toBeLessThanOrEqual(65_536);
     expect(md).toContain('patchloop: success');
     expect(md).toContain('input 1234567');
     expect(md).toContain('the full message is in the transcript');
-    expect(md).toContain('too long to show here');
+    expect(md).toContain('<details><summary>Tool log (5000 calls');
+    expect(md.split('\n').filter((l) => /^[✓✗] /.test(l)).length).toBeGreaterThan(20);
+    expect(md).toContain('needle-4999 ');
   });
 
   it('holds any maxChars, even smaller than the head', () => {
@@ -192,6 +198,28 @@ describe('renderSummaryText', () => {
   });
 });
 
+describe('editsDiff', () => {
+  it('joins the diffs of successful edits and writes, and leaves out failed ones and other tools', () => {
+    const result = (toolName: string, isError: boolean, diff?: string): Message => ({
+      role: 'toolResult',
+      toolCallId: `${toolName}-${String(isError)}`,
+      toolName,
+      isError,
+      content: [{ type: 'text', text: 'ok' }],
+      ...(diff !== undefined ? { details: { path: 'a', diff } } : {}),
+      timestamp: 1,
+    });
+    const diff = editsDiff([
+      result('edit_file', false, '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n'),
+      result('edit_file', true, '--- a/y\n+++ b/y\n'),
+      result('run_tests', false, 'not a file edit'),
+      result('write_file', false, '--- /dev/null\n+++ b/z\n@@ -0,0 +1 @@\n+z'),
+    ]);
+    expect(diff).toBe('--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n--- /dev/null\n+++ b/z\n@@ -0,0 +1 @@\n+z\n');
+    expect(editsDiff([])).toBe('');
+  });
+});
+
 describe('toolLogFromMessages', () => {
   it('pairs each call with its result by id, in call order', () => {
     const messages: Message[] = [
@@ -235,12 +263,168 @@ describe('toolLogFromMessages', () => {
   });
 });
 
-describe('mentions in the final message', () => {
-  it('wraps @logins and @org/teams in code spans so nobody is notified', async () => {
-    const { neutralizeMentions } = await import('../../src/report/summary.js');
+describe('mentions', () => {
+  it('breaks every @login and @org/team with a zero-width space, also inside code spans, and leaves e-mail addresses', () => {
     expect(neutralizeMentions('thanks @octocat and @acme/core-team; mail me@example.com')).toBe(
-      'thanks `@octocat` and `@acme/core-team`; mail me@example.com',
+      'thanks @\u200Boctocat and @\u200Bacme/core-team; mail me@example.com',
     );
-    expect(neutralizeMentions('already `@quoted`')).toBe('already `@quoted`');
+    // A backtick of the model's own closes a code span: wrapping in backticks is no protection.
+    expect(neutralizeMentions('`x @a ` then `@b` and /@c and (@d)')).toBe(
+      '`x @\u200Ba ` then `@\u200Bb` and /@\u200Bc and (@\u200Bd)',
+    );
+    expect(neutralizeMentions(neutralizeMentions('@a'))).toBe('@\u200Ba');
+  });
+
+  it('neutralises mentions everywhere in the summary and notes no cut when nothing was cut', () => {
+    const message = Array.from({ length: 50 }, (_, i) => `ping @user${i}`).join('\n');
+    const md = renderSummaryMarkdown(
+      input({ finalMessage: message, error: 'blame @boss', notices: ['cc @team'] }),
+    );
+    expect(md).not.toMatch(/(^|[^\w])@[A-Za-z0-9]/m);
+    expect(md).toContain('ping @\u200Buser49');
+    expect(md).not.toContain('(cut');
+  });
+});
+
+describe('links, requester and layout', () => {
+  const linked = () =>
+    input({ serverUrl: 'https://github.com/', repository: 'o/r', pushed: true, requester: 'octocat' });
+
+  it('links the branch, the commit and each changed file at that commit', () => {
+    const md = renderSummaryMarkdown(
+      input({
+        serverUrl: 'https://github.com/',
+        repository: 'o/r',
+        pushed: true,
+        changedFiles: [{ path: 'src/a b(1).ts', added: 1, removed: 0 }],
+      }),
+    );
+    expect(md).toContain(
+      '| Branch | [`patchloop/issue-7-divide`](https://github.com/o/r/tree/patchloop/issue-7-divide) |',
+    );
+    expect(md).toContain(
+      '[`0123456789ab`](https://github.com/o/r/commit/0123456789abcdef0123456789abcdef01234567)',
+    );
+    expect(md).toContain(
+      '- [`src/a b(1).ts`](https://github.com/o/r/blob/0123456789abcdef0123456789abcdef01234567/src/a%20b%281%29.ts) +1 −0',
+    );
+  });
+
+  it('links nothing that was not pushed (a dry run)', () => {
+    const md = renderSummaryMarkdown(input({ serverUrl: 'https://github.com', repository: 'o/r' }));
+    expect(md).not.toContain('/tree/');
+    expect(md).not.toContain('/commit/');
+    expect(md).toContain('| Branch | `patchloop/issue-7-divide` |');
+  });
+
+  it('names the requester without mentioning them, in the header row of the table', () => {
+    const md = renderSummaryMarkdown(linked());
+    expect(md).toContain('| Requested by | [@\u200Boctocat](https://github.com/octocat) |\n|---|---|');
+    expect(md).not.toContain('| | |');
+  });
+
+  it('has a table header that is a real row when no requester is known', () => {
+    const md = renderSummaryMarkdown(input());
+    expect(md).toContain('| Model | `claude-test-1` |\n|---|---|');
+  });
+
+  it('links related runs in the footer: the failed run a CI fix is for', () => {
+    const md = renderSummaryMarkdown(
+      input({ related: [{ label: 'Failed run of CI', url: 'https://github.com/o/r/actions/runs/555' }] }),
+    );
+    expect(md).toContain(
+      '[Workflow run](https://github.com/o/r/actions/runs/99) · [Failed run of CI](https://github.com/o/r/actions/runs/555)',
+    );
+  });
+
+  it('links the transcript artifact', () => {
+    const md = renderSummaryMarkdown(
+      input({
+        transcriptLocation: '/tmp/x/transcript.jsonl on the runner',
+        artifactName: 'patchloop-transcript-7-99-1',
+        artifactUrl: 'https://github.com/o/r/actions/runs/99/artifacts/5',
+      }),
+    );
+    expect(md).toContain(
+      'Full transcript: [`patchloop-transcript-7-99-1`](https://github.com/o/r/actions/runs/99/artifacts/5)',
+    );
+    expect(md).not.toContain('on the runner');
+  });
+
+  it('shows a dry run’s diff collapsed, and cuts a huge one with a note while keeping the log', () => {
+    const diff = [
+      'diff --git a/src/math.js b/src/math.js',
+      '--- a/src/math.js',
+      '+++ b/src/math.js',
+      '@@ -1 +1 @@',
+      '-a',
+      '+b',
+    ].join('\n');
+    const small = renderSummaryMarkdown(input({ diff }));
+    expect(small).toContain('<details><summary>Diff (2 files)</summary>');
+    expect(small).toContain('```diff\ndiff --git a/src/math.js b/src/math.js');
+    expect(small).not.toContain('(cut');
+    const huge = `${diff}\n${'+added line\n'.repeat(20_000)}`;
+    const md = renderSummaryMarkdown(input({ diff: huge, toolLog: hugeLog(500) }));
+    expect(md.length).toBeLessThanOrEqual(65_536);
+    expect(md).toMatch(/… \(cut: \d+ more lines of the diff are not shown\)/);
+    expect(md).toContain('<details><summary>Tool log (500 calls');
+    expect(md).toContain('Added a guard');
+  });
+
+  it('shows a failed call’s reason, and the end of a failed test run', () => {
+    const md = renderSummaryMarkdown(
+      input({
+        toolLog: [
+          {
+            name: 'read_file',
+            args: '{"pth":',
+            ok: false,
+            output:
+              'Invalid arguments for read_file:\n- must have required property "path"\nReceived: {"pth":1}',
+          },
+          {
+            name: 'run_tests',
+            args: '',
+            ok: false,
+            output: `$ npm test\nExit code 1 (2.0 s).\n${'ok line\n'.repeat(300)}not ok 3 - divide by zero throws`,
+          },
+        ],
+      }),
+    );
+    expect(md).toContain(
+      '✗ read_file {"pth": → error: Invalid arguments for read_file: - must have required property "path"',
+    );
+    expect(md).toContain('✗ run_tests  → error: Exit code 1 (2.0 s). …');
+    expect(md).toContain('not ok 3 - divide by zero throws');
+    expect(md).not.toContain('error: $ npm test');
+  });
+});
+
+describe('the step summary bound', () => {
+  it('counts UTF-8 bytes: a final message of three-byte characters stays under 1 MiB, and the log survives', () => {
+    const md = renderSummaryMarkdown(input({ finalMessage: '漢'.repeat(700_000), toolLog: hugeLog(3000) }), {
+      maxBytes: STEP_SUMMARY_MAX_BYTES,
+      maxChars: 2_000_000,
+    });
+    expect(Buffer.byteLength(md, 'utf8')).toBeLessThanOrEqual(STEP_SUMMARY_MAX_BYTES);
+    expect(md).toContain('the full message is in the transcript');
+    expect(md).toContain('<details><summary>Tool log (3000 calls');
+    expect(md).not.toContain('\uFFFD');
+  });
+
+  it('takes a bound above the comment limit as a byte bound', () => {
+    const md = renderSummaryMarkdown(input({ finalMessage: 'é'.repeat(900_000) }), {
+      maxChars: STEP_SUMMARY_MAX_CHARS,
+    });
+    expect(Buffer.byteLength(md, 'utf8')).toBeLessThanOrEqual(STEP_SUMMARY_MAX_CHARS);
+  });
+});
+
+describe('shareBudget', () => {
+  it('gives small sections what they want and shares the rest by weight', () => {
+    expect(shareBudget(100, [10, 500, 500], [1, 1, 1])).toEqual([10, 45, 45]);
+    expect(shareBudget(100, [10, 20, 30], [1, 1, 1])).toEqual([10, 20, 30]);
+    expect(shareBudget(90, [0, 500, 500], [1, 2, 1])).toEqual([0, 60, 30]);
   });
 });

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBashTool } from '../../src/tools/bash.js';
 import { detectTestCommand } from '../../src/tools/detect-test-command.js';
@@ -33,6 +34,20 @@ describe('detectTestCommand', () => {
     expect(detectTestCommand(project(files), env)).toMatchObject({ command, argsSeparator });
   });
 
+  it('ignores a FIFO named package.json instead of blocking on it', () => {
+    const root = project({ 'go.mod': 'module x\n' });
+    execFileSync('mkfifo', [`${root}/package.json`, `${root}/Makefile`]);
+    const started = Date.now();
+    // a blocking read would wait for a writer forever; the call must come back at once
+    expect(detectTestCommand(root, env)).toMatchObject({ command: 'go test ./...' });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('ignores a package.json larger than any real one', () => {
+    const big = `{"scripts":{"test":"vitest"},"x":"${'a'.repeat(1.5 * 1024 * 1024)}"}`;
+    expect(detectTestCommand(project({ 'package.json': big }), env)).toBeUndefined();
+  });
+
   it.each([
     [{ 'package.json': '{"scripts":{"test":"echo \\"Error: no test specified\\" && exit 1"}}' }],
     [{ 'package.json': '{not json' }],
@@ -54,12 +69,35 @@ describe('run_tests', () => {
     const ok = await call([tool], 'run_tests', { args: '--only "a b"' });
     expect(ok.isError).toBe(false);
     expect(textOf(ok)).toMatch(
-      /^\$ npm test -- --only "a b" \(detected from package.json "test" script\)\nExit code 0 /,
+      /^\$ npm test -- --only 'a b' \(detected from package.json "test" script\)\nExit code 0 /,
     );
     expect(textOf(ok)).toContain('args: ["--only","a b"]');
     const failed = await call([tool], 'run_tests', { args: '--fail' });
     expect(failed.isError).toBe(true);
     expect(failed.details).toMatchObject({ exitCode: 1, timedOut: false, truncated: false });
+  });
+
+  it('passes args as literal words: shell syntax in them is never run', async () => {
+    const root = project({
+      'argv.js': 'console.log(JSON.stringify(process.argv.slice(2)));\n',
+    });
+    const tool = createRunTestsTool(createWorkspace(root), { testCommand: 'node argv.js' });
+    const cases: [string, string[]][] = [
+      ['; cat /etc/passwd', [';', 'cat', '/etc/passwd']],
+      ['$(id) `id` a|b c&&d >out <in', ['$(id)', '`id`', 'a|b', 'c&&d', '>out', '<in']],
+      [
+        `"two words" 'single $HOME' back\\ slash "q\\"uote"`,
+        ['two words', 'single $HOME', 'back slash', 'q"uote'],
+      ],
+      [`it's`, ['its']],
+    ];
+    for (const [args, words] of cases) {
+      const r = await call([tool], 'run_tests', { args });
+      expect(r.isError, textOf(r)).toBe(false);
+      expect(JSON.parse(textOf(r).trim().split('\n').pop()!)).toEqual(words);
+    }
+    // nothing was redirected into the workspace, and /etc/passwd was never printed
+    expect(existsSync(`${root}/out`)).toBe(false);
   });
 
   it('runs a Makefile test target', async () => {

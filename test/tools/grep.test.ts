@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGrepTool, type GrepBackendChoice } from '../../src/tools/grep.js';
 import { findRipgrep } from '../../src/tools/grep-rg.js';
@@ -60,7 +61,7 @@ describe.each(backends)('grep (%s)', (backend) => {
       'src/a.ts-1- import x from "y";\n' +
         'src/a.ts:2: const needle = 1;\n' +
         'src/a.ts-3- const other = 2;\n\n' +
-        '[Showing the first match; there are more. Raise limit, narrow the pattern, path or glob, or open a file with read_file.]',
+        '[Showing the first match; there are more (grep shows at most 100). Raise limit (up to 100), narrow the pattern, or search a narrower `path` or `glob`; read_file shows a file whole.]',
     );
     expect(r.details).toMatchObject({ matches: 1, limitReached: true });
   });
@@ -133,5 +134,66 @@ describe('grep backend choice', () => {
     const r = await grep('auto', { pattern: 'x', context: 'two' });
     expect(r.isError).toBe(true);
     expect(textOf(r)).toMatch(/"context" must be integer/);
+  });
+});
+
+describe('grep while a real process flips a folder to a symlink to /proc/self', () => {
+  it.each(['javascript', 'git'] as const)('%s: every line shown is the workspace file', async (backend) => {
+    const root = tempDir();
+    try {
+      gitRepo(root.path, { 'README.md': 'r\n' });
+      writeFiles(root.path, { 'd/environ': 'INSIDE PATH=here\n' });
+      const tool = createGrepTool(createWorkspace(root.path), { backend });
+      const flipper = spawn(
+        process.execPath,
+        [
+          '-e',
+          `const fs = require('fs'); process.chdir(${JSON.stringify(root.path)});
+           const hold = () => { const t = process.hrtime.bigint() + 300000n; while (process.hrtime.bigint() < t); };
+           const end = Date.now() + 1500;
+           while (Date.now() < end) {
+             fs.renameSync('d', 'd.real'); fs.symlinkSync('/proc/self', 'd'); hold();
+             fs.unlinkSync('d'); fs.renameSync('d.real', 'd'); hold();
+           }`,
+        ],
+        { stdio: 'ignore' },
+      );
+      let running = true;
+      const exited = new Promise((resolve) =>
+        flipper.once('exit', () => {
+          running = false;
+          resolve(undefined);
+        }),
+      );
+      const shown = new Set<string>();
+      let calls = 0;
+      while (running) {
+        const r = await call([tool], 'grep', { pattern: 'PATH=' });
+        for (const line of textOf(r).split('\n')) if (/^\S+:\d+: /.test(line)) shown.add(line);
+        calls++;
+      }
+      await exited;
+      expect(calls).toBeGreaterThan(5);
+      // The real folder is named d.real for part of each flip; that is still the workspace file.
+      expect([...shown].filter((l) => !/^d(\.real)?\/environ:1: INSIDE PATH=here$/.test(l))).toEqual([]);
+    } finally {
+      root.cleanup();
+    }
+  });
+});
+
+describe('grep (git) lines are confirmed through a checked descriptor', () => {
+  it('shows matches from a file larger than the JavaScript search reads whole', async () => {
+    const root = tempDir();
+    try {
+      const filler = `${'x'.repeat(999)}\n`.repeat(17 * 1024);
+      gitRepo(root.path, { 'big.txt': `${filler}the needle line\n`, 'small.txt': 'a needle\n' });
+      const r = await call([createGrepTool(createWorkspace(root.path), { backend: 'git' })], 'grep', {
+        pattern: 'needle',
+      });
+      expect(textOf(r)).toBe(`big.txt:${17 * 1024 + 1}: the needle line\nsmall.txt:1: a needle`);
+    } finally {
+      root.cleanup();
+    }
   });
 });

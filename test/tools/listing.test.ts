@@ -1,7 +1,8 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFindFilesTool } from '../../src/tools/find-files.js';
+import { createGrepTool } from '../../src/tools/grep.js';
 import { createListDirTool } from '../../src/tools/list-dir.js';
 import { createWorkspace } from '../../src/tools/workspace.js';
 import { call, git, gitRepo, tempDir, textOf, writeFiles } from './helpers.js';
@@ -65,7 +66,7 @@ describe.each([
   it('cuts at limit with a notice, and says when nothing matches', async () => {
     const r = await find({ pattern: '*.ts', limit: 2 });
     expect(textOf(r)).toBe(
-      'notes.ts\nsrc/index.ts\n\n[Showing 2 of 5 files. Raise limit, or narrow the pattern or path.]',
+      'notes.ts\nsrc/index.ts\n\n[Showing 2 of 5 files. Raise limit (up to 1000), or give a narrower `path` or a more specific pattern.]',
     );
     expect(textOf(await find({ pattern: '*.rs' }))).toBe('No files match "*.rs" in the workspace.');
     expect(textOf(await find({ pattern: '*.ts', path: 'README.md' }))).toMatch(/is a file, not a folder/);
@@ -98,7 +99,7 @@ describe.each([
   it('lists a subfolder and cuts at limit', async () => {
     expect(textOf(await list({ path: 'src' }))).toBe('b.js\nindex.ts\nutil/\nzz.ts');
     expect(textOf(await list({ path: 'src', limit: 2 }))).toBe(
-      'b.js\nindex.ts\n\n[Showing 2 of 4 entries. Raise limit to see more.]',
+      'b.js\nindex.ts\n\n[Showing 2 of 4 entries. Raise limit (up to 1000) to see more.]',
     );
   });
 
@@ -126,4 +127,65 @@ describe('listing in a checkout', () => {
       git(repo.path, 'config', '--unset', 'core.excludesFile');
     }
   });
+});
+
+describe('caps on a 20k-file repository, whatever limit asks', () => {
+  let big: ReturnType<typeof tempDir>;
+  const KB50 = 50 * 1024;
+  beforeAll(() => {
+    big = tempDir();
+    git(big.path, 'init', '-q', '-b', 'main');
+    const line = `export const needle = "${'n'.repeat(400)}";\n`;
+    for (let p = 0; p < 10; p++) {
+      const folder = join(big.path, `packages/package-number-${p}/src/components`);
+      mkdirSync(folder, { recursive: true });
+      for (let f = 0; f < 2000; f++)
+        writeFileSync(join(folder, `a-rather-long-component-file-name-with-words-${f}.ts`), line.repeat(3));
+    }
+  }, 120_000);
+  afterAll(() => big.cleanup());
+
+  const ws = () => createWorkspace(big.path);
+  const size = (text: string) => Buffer.byteLength(text, 'utf8');
+
+  it('find_files stays under 50 KB and says how to get the rest', async () => {
+    const r = await call([createFindFilesTool(ws())], 'find_files', { pattern: '*.ts', limit: 100_000 });
+    const text = textOf(r);
+    expect(size(text)).toBeLessThanOrEqual(KB50);
+    expect(text).toMatch(
+      /\[Showing \d+ of 20000 files \(find_files shows at most 1000 paths \/ 50\.0 KB\)\. To see the rest, give a narrower `path`/,
+    );
+  });
+
+  it('list_dir stays under 50 KB and says how to get the rest', async () => {
+    const r = await call([createListDirTool(ws())], 'list_dir', {
+      path: 'packages/package-number-0/src/components',
+      limit: 100_000,
+    });
+    const text = textOf(r);
+    expect(size(text)).toBeLessThanOrEqual(KB50);
+    expect(text).toMatch(
+      /\[Showing \d+ of 2000 entries \(list_dir shows at most 1000 \/ 50\.0 KB\)\. To see the rest, use find_files with this `path`/,
+    );
+    const all = await call([createListDirTool(ws())], 'list_dir', { path: 'packages', limit: 100_000 });
+    expect(textOf(all).split('\n')).toHaveLength(10);
+  });
+
+  it.each(['git', 'javascript'] as const)(
+    'grep (%s) shows at most 100 matches and 50 KB, with or without context',
+    async (backend) => {
+      const tool = createGrepTool(ws(), { backend });
+      for (const context of [0, 20]) {
+        const r = await call([tool], 'grep', { pattern: 'needle', limit: 1000, context });
+        const text = textOf(r);
+        expect(size(text)).toBeLessThanOrEqual(KB50);
+        expect((r.details as { matches: number }).matches).toBeLessThanOrEqual(100);
+        expect(text.split('\n').filter((l) => /^\S+:\d+: /.test(l)).length).toBeLessThanOrEqual(100);
+        expect(text).toMatch(
+          /there are more \(grep shows at most 100\)\. Narrow the pattern, or search a narrower `path` or `glob`/,
+        );
+      }
+    },
+    60_000,
+  );
 });

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCommandResult } from '../../src/tools/command-output.js';
-import { scrubEnv } from '../../src/tools/env.js';
+import { commandEnv } from '../../src/tools/env.js';
 import { runCommand, type CommandSandbox } from '../../src/tools/process.js';
 import { tempDir } from './helpers.js';
 
@@ -197,43 +197,63 @@ describe('runCommand', () => {
   });
 });
 
-describe('scrubbed environment', () => {
+describe('allow-listed environment', () => {
   const planted = {
     GITHUB_TOKEN: 'ghs_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
-    GH_TOKEN: 'gho_secret1',
     ANTHROPIC_API_KEY: 'sk-ant-secret2',
-    ANTHROPIC_BASE_URL: 'http://127.0.0.1:1',
-    OPENAI_API_KEY: 'sk-secret3',
-    GEMINI_API_KEY: 'secret4',
-    GOOGLE_API_KEY: 'secret5',
     'INPUT_API-KEY': 'secret6',
-    'INPUT_GITHUB-TOKEN': 'secret7',
     ACTIONS_RUNTIME_TOKEN: 'secret8',
-    ACTIONS_RESULTS_URL: 'https://results.example/secret9',
-    ACTIONS_ID_TOKEN_REQUEST_URL: 'https://token.example/secret10',
-    ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'secret11',
-    DB_PASSWORD: 'secret12',
-    MY_SECRET: 'secret13',
-    AWS_ACCESS_KEY_ID: 'secret14',
-    HARMLESS_NAME: 'ghp_0123456789abcdefghijklmnopqrstuvwxyz',
-    GIT_CONFIG_PARAMETERS: "'http.extraheader=AUTHORIZATION: basic secret15'",
+    // what a deny-list of secret-looking names let through
+    DATABASE_URL: 'postgres://app:hunter2-secret9@db/app',
+    SLACK_WEBHOOK: 'https://hooks.example/services/secret10',
+    SENTRY_DSN: 'https://secret11@sentry.example/1',
+    DEPLOY_PASS: 'secret12',
+    GITHUB_REPOSITORY: 'o/r-secret13',
   };
-  const harmless = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
+  const neutral = {
     HOME: '/home/runner',
     LANG: 'C.UTF-8',
-    CI: 'true',
-    GITHUB_WORKSPACE: '/home/runner/work/repo',
-    GITHUB_REPOSITORY: 'o/r',
-    GIT_AUTHOR_NAME: 'someone',
+    TERM: 'xterm',
+    TZ: 'Europe/Paris',
+    USER: 'runner',
   };
 
-  it('keeps harmless variables and drops every secret-looking one', async () => {
-    const r = await runCommand({ command: 'env', cwd: dir.path, env: { ...planted, ...harmless } });
-    for (const value of Object.values(planted)) expect(r.text).not.toContain(value.replace(/^'|'$/g, ''));
-    for (const [name, value] of Object.entries(harmless)) expect(r.text).toContain(`${name}=${value}\n`);
-    expect(Object.keys(scrubEnv({ ...planted, ...harmless })).sort()).toEqual(
-      [...Object.keys(harmless), 'GIT_PAGER', 'GIT_TERMINAL_PROMPT', 'PAGER'].sort(),
+  it('passes only the neutral variables and the names listed in command-env', async () => {
+    const r = await runCommand({
+      command: 'env',
+      cwd: dir.path,
+      env: { ...planted, ...neutral, PATH: process.env.PATH, NODE_OPTIONS: '--max-old-space-size=512' },
+      envOptions: { pass: ['NODE_OPTIONS', 'NOT_SET_ANYWHERE'] },
+    });
+    for (const value of Object.values(planted)) expect(r.text).not.toContain(value);
+    for (const [name, value] of Object.entries(neutral)) expect(r.text).toContain(`${name}=${value}\n`);
+    expect(r.text).toContain('NODE_OPTIONS=--max-old-space-size=512\n');
+    expect(r.text).toContain('CI=true\n');
+    const names = r.text
+      .trim()
+      .split('\n')
+      .map((l) => l.slice(0, l.indexOf('=')));
+    // PWD, SHLVL and _ are the shell's own
+    expect(names.filter((n) => !['PWD', 'SHLVL', '_'].includes(n)).sort()).toEqual(
+      [
+        ...Object.keys(neutral),
+        'PATH',
+        'CI',
+        'TMPDIR',
+        'LOGNAME',
+        'GIT_TERMINAL_PROMPT',
+        'PAGER',
+        'GIT_PAGER',
+        'NODE_OPTIONS',
+      ].sort(),
     );
+  });
+
+  it('drops PATH entries inside private folders, even when PATH is listed', () => {
+    const env = commandEnv(
+      { PATH: '/runner/_temp/bin:/usr/bin:relative/bin:/runner/_temp:/bin' },
+      { pass: ['PATH'], privateDirs: ['/runner/_temp'] },
+    );
+    expect(env.PATH).toBe('/usr/bin:/bin');
   });
 });

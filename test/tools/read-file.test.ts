@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWorkspaceTools } from '../../src/tools/index.js';
 import { createReadFileTool } from '../../src/tools/read-file.js';
 import { createWorkspace } from '../../src/tools/workspace.js';
 import { call, tempDir, textOf, writeFiles } from './helpers.js';
@@ -78,8 +81,10 @@ describe('read_file', () => {
 
   it('stops at 50 KB before 2000 lines', async () => {
     const text = textOf(await call(tools(), 'read_file', { path: 'wide.txt' }));
-    // Lines are 100 bytes with a newline between: 506 fit in 51,200 bytes (507 take 51,206).
-    expect(text).toContain('[Showing lines 1-506 of 1000 (50.0 KB limit). Use offset=507 to continue.]');
+    // Lines are 100 bytes with a newline between; 1 KB of the 50 KB is kept for the notice, so
+    // 496 fit in 50,176 bytes (497 take 50,196).
+    expect(text).toContain('[Showing lines 1-496 of 1000 (50.0 KB limit). Use offset=497 to continue.]');
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(50 * 1024);
   });
 
   it('honours limit', async () => {
@@ -119,7 +124,8 @@ describe('read_file', () => {
 
   it('cuts a single line longer than 50 KB and points past it', async () => {
     const text = textOf(await call(tools(), 'read_file', { path: 'huge-line.txt' }));
-    expect(text.startsWith('x'.repeat(50 * 1024) + '\n\n[Line 1 is longer than 50.0 KB')).toBe(true);
+    expect(text.startsWith('x'.repeat(49 * 1024) + '\n\n[Line 1 is longer than the 49.0 KB')).toBe(true);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(50 * 1024);
     expect(text).toContain('Use offset=2 to continue after it.]');
   });
 
@@ -140,5 +146,81 @@ describe('read_file', () => {
     expect(textOf(await call(tools(), 'read_file', { path: 'small.txt', extra: 1 }))).toMatch(
       /unknown parameter "extra"/,
     );
+  });
+});
+
+describe("a command's saved full output", () => {
+  let root: ReturnType<typeof tempDir>;
+  let outputs: ReturnType<typeof tempDir>;
+  beforeAll(() => {
+    root = tempDir();
+    outputs = tempDir('patchloop-outputs-');
+    writeFiles(outputs.path, { 'transcripts/run.jsonl': '{"secret":"x"}\n' });
+  });
+  afterAll(() => {
+    root.cleanup();
+    outputs.cleanup();
+  });
+
+  it('is read and searched at the path the notice gives, and never written', async () => {
+    const tools = createWorkspaceTools({
+      root: root.path,
+      artifactsDir: outputs.path,
+      testCommand: 'seq 1 5000',
+    });
+    const run = await call(tools, 'run_tests', {});
+    const notice =
+      /Full output saved to (\S+)\. Read it with read_file or search it with grep at that path\./.exec(
+        textOf(run),
+      );
+    expect(notice).not.toBeNull();
+    const saved = notice![1]!;
+    expect(saved.startsWith(outputs.path)).toBe(true);
+
+    const head = await call(tools, 'read_file', { path: saved, limit: 3 });
+    expect(head.isError).toBe(false);
+    expect(textOf(head)).toBe('1\n2\n3\n\n[Showing lines 1-3 of 5000. Use offset=4 to continue.]');
+    expect(textOf(await call(tools, 'read_file', { path: saved, offset: 4999 }))).toBe('4999\n5000');
+
+    const found = await call(tools, 'grep', { pattern: '^4242$', path: saved });
+    expect(textOf(found)).toBe(`${saved}:4242: 4242`);
+
+    for (const [name, input] of [
+      ['write_file', { path: saved, content: 'x' }],
+      ['edit_file', { path: saved, oldText: '4242', newText: 'x' }],
+    ] as const) {
+      const r = await call(tools, name, input);
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toMatch(/saved command output outside the workspace: it can be read with read_file/);
+    }
+    expect(readFileSync(saved, 'utf8').split('\n')).toHaveLength(5001);
+  });
+
+  it('opens nothing else outside the workspace', async () => {
+    const tools = createWorkspaceTools({ root: root.path, artifactsDir: outputs.path });
+    for (const path of [
+      outputs.path,
+      join(outputs.path, 'transcripts/run.jsonl'),
+      join(outputs.path, '../x'),
+      join(outputs.path, 'missing.log'),
+    ]) {
+      const r = await call(tools, 'read_file', { path });
+      expect(r.isError, path).toBe(true);
+      expect(textOf(r), path).not.toContain('secret');
+    }
+    const grep = await call(tools, 'grep', { pattern: 'secret', path: join(outputs.path, 'transcripts') });
+    expect(grep.isError).toBe(true);
+    // Relative paths are the workspace's, never the outputs folder's.
+    expect(textOf(await call(tools, 'read_file', { path: 'transcripts/run.jsonl' }))).toMatch(
+      /File not found/,
+    );
+  });
+
+  it('is refused without the outputs folder given', async () => {
+    writeFiles(outputs.path, { 'run_tests-1.log': 'saved\n' });
+    const r = await call([createReadFileTool(createWorkspace(root.path))], 'read_file', {
+      path: join(outputs.path, 'run_tests-1.log'),
+    });
+    expect(textOf(r)).toMatch(/outside the workspace/);
   });
 });

@@ -1,9 +1,24 @@
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEditFileTool } from '../../src/tools/edit-file.js';
+import { createGrepTool } from '../../src/tools/grep.js';
 import { createWorkspaceTools } from '../../src/tools/index.js';
+import { createListDirTool } from '../../src/tools/list-dir.js';
+import { createReadFileTool } from '../../src/tools/read-file.js';
+import { isInside, readRegularFileSync } from '../../src/tools/safe-fs.js';
 import { createWorkspace } from '../../src/tools/workspace.js';
-import { call, gitRepo, tempDir, textOf } from './helpers.js';
+import { createWriteFileTool } from '../../src/tools/write-file.js';
+import { call, gitRepo, tempDir, textOf, writeFiles } from './helpers.js';
 
 let ws: ReturnType<typeof tempDir>;
 let outside: ReturnType<typeof tempDir>;
@@ -125,5 +140,181 @@ describe('every tool refuses a symlink that leads outside', () => {
     const result = await call(createWorkspaceTools({ root: ws.path }), name, input);
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(message);
+  });
+});
+
+describe('checks made on the opened descriptor, not on the name', () => {
+  let root: ReturnType<typeof tempDir>;
+  let away: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    root = tempDir();
+    away = tempDir('patchloop-away-');
+    writeFileSync(join(away.path, 'secret.txt'), 'AWAY-SECRET\n');
+  });
+  afterEach(() => {
+    root.cleanup();
+    away.cleanup();
+  });
+
+  it('a folder swapped for a symlink after the check is not followed out of the workspace', async () => {
+    writeFiles(root.path, { 'sub/secret.txt': 'inside\n' });
+    const ws = createWorkspace(root.path);
+    const read = await ws.resolve('sub/secret.txt', 'read');
+    const write = await ws.resolve('sub/new/x.txt', 'write');
+    renameSync(join(root.path, 'sub'), join(root.path, 'sub.real'));
+    symlinkSync(away.path, join(root.path, 'sub'));
+    await expect(ws.open(read, 'read')).rejects.toThrow(/outside the workspace \(checked on the opened file/);
+    await expect(ws.makeParents(write)).rejects.toThrow(/changed into a symbolic link/);
+    await expect(ws.open(write, 'write')).rejects.toThrow(/outside the workspace|does not exist/);
+    await expect(ws.readDir(join(root.path, 'sub'), 'sub')).rejects.toThrow(/changed into a symbolic link/);
+    expect(readdirSync(away.path)).toEqual(['secret.txt']);
+  });
+
+  it('read_file never returns what a folder flipped to /proc/self holds, while a real process flips it', async () => {
+    writeFiles(root.path, { 'd/environ': 'INSIDE\n' });
+    const tools = [createReadFileTool(createWorkspace(root.path))];
+    // A process left running by a command: flips d between the real folder and a symlink to
+    // /proc/self (which, for the reader, is the reader's own environment) as fast as it can.
+    const flipper = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const fs = require('fs'); process.chdir(${JSON.stringify(root.path)});
+         const end = Date.now() + 1500;
+         let flips = 0;
+         while (Date.now() < end) {
+           fs.renameSync('d', 'd.real'); fs.symlinkSync('/proc/self', 'd');
+           fs.unlinkSync('d'); fs.renameSync('d.real', 'd'); flips++;
+         }
+         process.stdout.write(String(flips));`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let flips = '';
+    flipper.stdout.on('data', (c: Buffer) => (flips += c.toString()));
+    const exited = new Promise((resolve) => flipper.once('exit', resolve));
+    const seen = new Map<string, number>();
+    let calls = 0;
+    const until = Date.now() + 1200;
+    while (Date.now() < until) {
+      const r = await call(tools, 'read_file', { path: 'd/environ' });
+      const text = textOf(r);
+      const kind = !r.isError ? (text === 'INSIDE' ? 'inside' : `LEAK: ${text.slice(0, 80)}`) : 'refused';
+      seen.set(kind, (seen.get(kind) ?? 0) + 1);
+      calls++;
+    }
+    await exited;
+    expect(Number(flips)).toBeGreaterThan(100);
+    expect(calls).toBeGreaterThan(200);
+    expect([...seen.keys()].filter((k) => k.startsWith('LEAK'))).toEqual([]);
+    // Both outcomes happened, so the race was really run.
+    expect(seen.get('inside') ?? 0).toBeGreaterThan(0);
+    expect(seen.get('refused') ?? 0).toBeGreaterThan(0);
+  });
+
+  it('a FIFO is refused at once and never blocks the event loop', async () => {
+    execFileSync('mkfifo', [join(root.path, 'notes.txt')]);
+    const tools = createWorkspaceTools({ root: root.path });
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    const started = Date.now();
+    try {
+      for (const [name, input] of [
+        ['read_file', { path: 'notes.txt' }],
+        ['write_file', { path: 'notes.txt', content: 'x' }],
+        ['edit_file', { path: 'notes.txt', oldText: 'a', newText: 'b' }],
+        ['grep', { pattern: 'x', path: 'notes.txt' }],
+      ] as const) {
+        const r = await call(tools, name, input);
+        expect(r.isError, name).toBe(true);
+        expect(textOf(r), name).toMatch(/not a regular file \(a pipe, device or socket\)/);
+      }
+      expect(() => readRegularFileSync(join(root.path, 'notes.txt'), 1024)).toThrow(/not a regular file/);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      clearInterval(timer);
+    }
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(ticks).toBeGreaterThan(0);
+  });
+
+  it('a renamed .git stays refused: it is recognised by what it is, not by its name', async () => {
+    gitRepo(root.path, { 'a.txt': 'a\n' });
+    const ws = createWorkspace(root.path);
+    const tools = [
+      createReadFileTool(ws),
+      createWriteFileTool(ws),
+      createEditFileTool(ws),
+      createListDirTool(ws),
+      createGrepTool(ws, { backend: 'javascript' }),
+    ];
+    renameSync(join(root.path, '.git'), join(root.path, 'g'));
+    const config = readFileSync(join(root.path, 'g/config'), 'utf8');
+    for (const [name, input] of [
+      ['read_file', { path: 'g/config' }],
+      ['edit_file', { path: 'g/config', oldText: '[core]', newText: '[core]\n\thooksPath = /tmp' }],
+      ['write_file', { path: 'g/config', content: '[core]\n' }],
+      ['write_file', { path: 'g/hooks/new/pre-commit', content: '#!/bin/sh\n' }],
+      ['list_dir', { path: 'g' }],
+    ] as const) {
+      const r = await call(tools, name, input);
+      expect(r.isError, name).toBe(true);
+      expect(textOf(r), name).toMatch(/git directory \(checked on the opened file/);
+    }
+    const grep = await call(tools, 'grep', { pattern: 'repositoryformatversion' });
+    expect(textOf(grep)).toMatch(/^No matches/);
+    expect(readFileSync(join(root.path, 'g/config'), 'utf8')).toBe(config);
+    expect(existsSync(join(root.path, 'g/hooks/new'))).toBe(false);
+  });
+
+  it('a recorded git directory elsewhere is refused by real path', async () => {
+    writeFiles(root.path, { 'meta/config': '[core]\n', 'a.txt': 'a\n' });
+    const ws = createWorkspace(root.path, { gitDir: join(root.path, 'meta') });
+    const r = await call([createReadFileTool(ws)], 'read_file', { path: 'meta/config' });
+    expect(textOf(r)).toMatch(/git directory/);
+    expect(textOf(await call([createReadFileTool(ws)], 'read_file', { path: 'a.txt' }))).toBe('a');
+  });
+});
+
+describe('isInside', () => {
+  it.each([
+    ['/repo', '/repo', true],
+    ['/repo/a/b', '/repo', true],
+    ['/repo/..cache/t.jsonl', '/repo', true],
+    ['/repo/...', '/repo', true],
+    ['/repo/../x', '/repo', false],
+    ['/repo-other/x', '/repo', false],
+    ['/', '/repo', false],
+    ['/x', '/', true],
+  ])('%s inside %s: %s', (child, parent, inside) => {
+    expect(isInside(child, parent)).toBe(inside);
+  });
+});
+
+describe('readRegularFileSync', () => {
+  it('reads a regular file, refusing symlinks, large files and files outside `within`', () => {
+    const root = tempDir();
+    const away = tempDir('patchloop-away-');
+    try {
+      writeFiles(root.path, { 'AGENTS.md': 'be brief\n', 'big.txt': 'x'.repeat(2000) });
+      writeFileSync(join(away.path, 'secret.txt'), 'AWAY-SECRET\n');
+      symlinkSync(join(away.path, 'secret.txt'), join(root.path, 'link.md'));
+      symlinkSync(away.path, join(root.path, 'awaydir'));
+      expect(readRegularFileSync(join(root.path, 'AGENTS.md'), 100).toString()).toBe('be brief\n');
+      expect(() => readRegularFileSync(join(root.path, 'link.md'), 100)).toThrow(/ELOOP/);
+      expect(() => readRegularFileSync(join(root.path, 'big.txt'), 1000)).toThrow(/more than the 1000 read/);
+      expect(() => readRegularFileSync(root.path, 1000)).toThrow(/is a directory/);
+      expect(() =>
+        readRegularFileSync(join(root.path, 'awaydir/secret.txt'), 100, { within: root.path }),
+      ).toThrow(/lies outside/);
+      expect(() =>
+        readRegularFileSync(join(root.path, 'link.md'), 100, { within: root.path, followSymlinks: true }),
+      ).toThrow(/lies outside/);
+      // A pseudo-file reports size 0, so nothing of it is read.
+      expect(readRegularFileSync('/proc/self/environ', 1000).length).toBe(0);
+    } finally {
+      root.cleanup();
+      away.cleanup();
+    }
   });
 });

@@ -1,0 +1,42 @@
+import type { AttemptFailure } from './errors.js';
+
+/**
+ * What a user can check when a turn fails for good, in the words of the inputs and flags that
+ * set it. The harness appends the sentence to the error message, so the one line a user sees says
+ * what failed and where to look.
+ */
+export interface FailureHints {
+  provider: string;
+  model: string;
+  /** The provider's default model, when it has one. */
+  defaultModel?: string;
+  /** The base URL in use; absent when the SDK's default is used. */
+  baseUrl?: string;
+  /** Environment variables read for the base URL and the key, in order. */
+  baseUrlVars: readonly string[];
+  keyVars: readonly string[];
+}
+
+// Wordings of an unknown model: OpenAI "The model `x` does not exist or you do not have access to
+// it." (404 model_not_found), Anthropic 404 not_found_error "model: x", Gemini 404 NOT_FOUND
+// "models/x is not found for API version v1beta".
+const UNKNOWN_MODEL =
+  /model[^\n]*(does not exist|not found|not supported)|model_not_found|not_found_error[^\n]*model|models\/\S+ is not found/i;
+
+export function hintFor(failure: AttemptFailure, h: FailureHints): string | undefined {
+  const base = h.baseUrl ? `the base URL ${h.baseUrl}` : `the ${h.provider} SDK's default URL`;
+  const baseVars = h.baseUrlVars.join(' / ');
+  if (failure.refused) {
+    return `Check ${base}: set it with the base-url input (--base-url) or ${baseVars}.`;
+  }
+  if (failure.kind === 'auth') {
+    return `Check the API key: the api-key input (--api-key) or ${h.keyVars.join(' / ')}; it must be a ${h.provider} key valid for ${base}.`;
+  }
+  if (failure.status === 404 || UNKNOWN_MODEL.test(failure.message)) {
+    const fallback = h.defaultModel ? `; the ${h.provider} default is ${h.defaultModel}` : '';
+    const path =
+      h.provider === 'openai-compatible' ? `, and that ${base} is the server's API root (with /v1)` : '';
+    return `Check the model id "${h.model}" (the model input, --model)${fallback}${path}.`;
+  }
+  return undefined;
+}

@@ -1,0 +1,296 @@
+import { lstatSync, realpathSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { commandPath, isVariableName, NEUTRAL_VARIABLES } from '../tools/env.js';
+import type { CommandSandbox } from '../tools/process.js';
+import type { SignalGroup } from '../tools/process-group.js';
+import { isInside } from '../tools/safe-fs.js';
+import { openWorkspace, type AccessMethod, type WorkspaceAccess } from './access.js';
+import { SandboxSetupError } from './error.js';
+import { launch, SANDBOX_HOME, SCRATCH_DIRS, type LaunchBins, type LaunchPlan } from './launch.js';
+import { currentHardLimits, DEFAULT_COMMAND_LIMITS, type CommandLimits } from './limits.js';
+import { selfCheck } from './self-check.js';
+import { asRoot, ensureUser, findRootAccess, firstLine, SANDBOX_USER, systemBin } from './user.js';
+
+// Commands the model chooses (run_tests, bash) run as a separate unprivileged user, each in a PID
+// and mount namespace of its own (launch.ts): another uid may not open /proc/<pid>/environ of
+// patchloop, the fresh /proc shows no other process, everything above the workspace and every
+// private folder is covered by an empty tmpfs, `.git` is mounted read-only, and when the command
+// ends its namespace ends, taking every process it started with it.
+
+export { SandboxSetupError } from './error.js';
+export { DEFAULT_COMMAND_LIMITS, type CommandLimits } from './limits.js';
+export { SANDBOX_USER } from './user.js';
+
+/** Defences a test may switch off, to show that each one is what stops its attack. */
+export type Defence = 'hide-above' | 'read-only-git' | 'private-dirs' | 'limits';
+
+export interface SandboxOptions {
+  workspace: string;
+  /** 'off' is the user's explicit choice (CLI `--sandbox off`): no isolation is attempted. */
+  mode?: 'auto' | 'off';
+  /** patchloop's own folders commands must not see (RUNNER_TEMP, the run's folder). Default: RUNNER_TEMP. */
+  privateDirs?: string[];
+  /** Folders bound read-only at their real path, e.g. where run_tests and bash save full output. */
+  readOnlyDirs?: string[];
+  /** The job's environment (for RUNNER_TEMP). Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Names passed on to commands besides the neutral variables (`command-env`). */
+  commandEnv?: string[];
+  limits?: Partial<CommandLimits>;
+  user?: string;
+  /** Default: ACLs when setfacl is installed, else (as root) the user's group. */
+  access?: AccessMethod;
+  /** Tests only: defences left out. */
+  weaken?: Defence[];
+  /** Tests only: false skips the self-check (to show an attack with a defence left out). */
+  selfCheck?: boolean;
+}
+
+export type SandboxSetup =
+  | {
+      kind: 'isolated';
+      sandbox: CommandSandbox;
+      /** One sentence for the log: what protects the run. */
+      reason: string;
+      /** Undoes what the set-up changed; call it on success, failure and cancel. */
+      dispose(): Promise<void>;
+    }
+  | { kind: 'unavailable'; reason: string };
+
+const unavailable = (reason: string): SandboxSetup => ({ kind: 'unavailable', reason });
+
+// Where the binds that must survive the hiding are parked for a moment: an existing folder outside
+// the hidden one, covered by a private tmpfs while it is used (nothing is created on the real one).
+const STASH_CANDIDATES = ['/media', '/srv', '/mnt', '/opt', '/run', '/var'];
+
+function realDir(path: string): string | undefined {
+  try {
+    const real = realpathSync(path);
+    return lstatSync(real).isDirectory() ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function resolveBins(): LaunchBins | string {
+  const names = [
+    'unshare',
+    'setpriv',
+    'mount',
+    'umount',
+    'mkdir',
+    'chown',
+    'chmod',
+    'find',
+    'prlimit',
+    'bash',
+    'sh',
+    'env',
+    'kill',
+  ] as const;
+  const bins: Partial<Record<(typeof names)[number], string>> = {};
+  for (const name of names) {
+    const bin = systemBin(name);
+    if (!bin)
+      return `${name} is not installed (${name === 'find' ? 'findutils' : name === 'bash' || name === 'sh' ? 'a shell' : 'util-linux / coreutils'})`;
+    bins[name] = bin;
+  }
+  return bins as LaunchBins;
+}
+
+async function retryOnce<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (!(err instanceof SandboxSetupError)) throw err;
+    return step();
+  }
+}
+
+function makeSandbox(plan: LaunchPlan, pass: string[], privateDirs: string[]): CommandSandbox {
+  const { account, root } = plan;
+  const allowed = new Set<string>([...NEUTRAL_VARIABLES, ...pass]);
+  return {
+    outputFileMode: 0o644,
+    envOptions: { pass, privateDirs },
+    wrap(spec) {
+      // the second lock on the same door: whatever the caller built, only allow-listed names pass
+      const env: Record<string, string> = {};
+      for (const [name, value] of Object.entries(spec.env)) if (allowed.has(name)) env[name] = value;
+      env.PATH = commandPath(env.PATH, privateDirs);
+      env.HOME = SANDBOX_HOME;
+      env.TMPDIR = '/tmp';
+      env.USER = account.user;
+      env.LOGNAME = account.user;
+      // git refuses a repository owned by another user unless told it is safe
+      const n = Number(env.GIT_CONFIG_COUNT ?? 0) || 0;
+      env[`GIT_CONFIG_KEY_${n}`] = 'safe.directory';
+      env[`GIT_CONFIG_VALUE_${n}`] = '*';
+      env.GIT_CONFIG_COUNT = String(n + 1);
+      return launch(plan, spec.command, spec.cwd, env, spec.timeoutMs);
+    },
+    signal: ((pgid, sig) => {
+      if (!root.viaSudo) {
+        try {
+          process.kill(-pgid, sig);
+        } catch {
+          // the group is gone
+        }
+        return;
+      }
+      // members run as root and as the sandbox user; only root may signal them all
+      spawnSync(
+        root.prefix[0]!,
+        [...root.prefix.slice(1), plan.bins.kill, '-s', sig.replace(/^SIG/, ''), '--', `-${pgid}`],
+        { stdio: 'ignore', timeout: 10_000 },
+      );
+    }) satisfies SignalGroup,
+  };
+}
+
+/**
+ * Prepares command isolation for a run. `unavailable` when this machine cannot isolate commands
+ * (the caller then offers run_tests and bash only with `allow-unisolated-commands`); throws
+ * SandboxSetupError when it could, but the set-up failed: never "not isolated, carrying on".
+ */
+export async function createSandbox(opts: SandboxOptions): Promise<SandboxSetup> {
+  if (opts.mode === 'off') return unavailable('turned off');
+  if (process.platform !== 'linux')
+    return unavailable(`commands cannot be isolated on ${process.platform}; only Linux is supported`);
+  const env = opts.env ?? process.env;
+  const weak = new Set(opts.weaken ?? []);
+  const workspace = realDir(opts.workspace);
+  if (!workspace) throw new SandboxSetupError(`the workspace ${opts.workspace} is not a folder`);
+  // the command's HOME lives on the fresh /tmp; a workspace that is /tmp (or /) leaves none
+  if (workspace === '/' || workspace === '/tmp')
+    throw new SandboxSetupError(`the workspace cannot be ${workspace} itself`);
+
+  const root = await findRootAccess();
+  if (typeof root === 'string') return unavailable(`commands cannot run as another user: ${root}`);
+  const bins = resolveBins();
+  if (typeof bins === 'string') return unavailable(`commands cannot be isolated: ${bins}`);
+  const probe = await asRoot(root, bins.unshare, [
+    '--pid',
+    '--fork',
+    '--kill-child',
+    '--mount',
+    '--mount-proc',
+    '--propagation',
+    'private',
+    '--',
+    bins.mount,
+    '-t',
+    'tmpfs',
+    'patchloop-probe',
+    '/tmp',
+  ]);
+  if (probe.code !== 0)
+    return unavailable(
+      `no PID and mount namespace for commands here (${firstLine(probe.stderr) || `exit ${probe.code}`})`,
+    );
+  const method: AccessMethod = opts.access ?? (systemBin('setfacl') ? 'acl' : 'group');
+  if (method === 'acl' && !systemBin('setfacl')) return unavailable('setfacl (package acl) is not installed');
+  if (method === 'group' && root.viaSudo)
+    return unavailable('setfacl (package acl) is needed to share the workspace when not running as root');
+
+  const parts = workspace.split('/').filter(Boolean);
+  const hide = parts.length > 1 && !weak.has('hide-above') ? `/${parts[0]}` : undefined;
+  const stash = STASH_CANDIDATES.map(realDir).find(
+    (d): d is string =>
+      d !== undefined && !(hide && isInside(d, hide)) && !isInside(workspace, d) && !isInside(d, workspace),
+  );
+  if (!stash)
+    throw new SandboxSetupError(`none of ${STASH_CANDIDATES.join(', ')} can hold the workspace's mounts`);
+  // each gets a fresh tmpfs (made again inside the hidden top folder when it lies there), except
+  // one that holds the workspace: when that is /tmp, the hiding tmpfs is its fresh copy
+  const scratch = SCRATCH_DIRS.map(realDir).filter(
+    (d): d is string => d !== undefined && !isInside(workspace, d) && !isInside(d, workspace),
+  );
+  const privateDirs = [
+    ...new Set((opts.privateDirs ?? (env.RUNNER_TEMP ? [env.RUNNER_TEMP] : [])).map(realDir)),
+  ].filter((d): d is string => d !== undefined && d !== '/');
+  // hidden already when under the covered top folder or /tmp (or an ancestor of the workspace)
+  const covered = weak.has('private-dirs')
+    ? []
+    : privateDirs.filter(
+        (d) =>
+          !(hide && isInside(d, hide)) && !scratch.some((t) => isInside(d, t)) && !isInside(workspace, d),
+      );
+  const git = join(workspace, '.git');
+  // a folder, or the `gitdir:` file of a worktree or submodule checkout; never a symbolic link
+  const hasGit = (() => {
+    try {
+      const st = lstatSync(git);
+      return st.isDirectory() || st.isFile();
+    } catch {
+      return false;
+    }
+  })();
+  const readOnlyDirs = [...new Set((opts.readOnlyDirs ?? []).map(realDir))].filter(
+    (d): d is string => d !== undefined && d !== '/',
+  );
+  const readOnly = [...(hasGit && !weak.has('read-only-git') ? [git] : []), ...readOnlyDirs];
+  const limits: CommandLimits = { ...DEFAULT_COMMAND_LIMITS, ...opts.limits };
+  const processes = Math.min(limits.processes, currentHardLimits().processes ?? Infinity);
+  const pass = (opts.commandEnv ?? []).filter(isVariableName);
+
+  const account = await retryOnce(() => ensureUser(root, opts.user ?? SANDBOX_USER));
+  const access: WorkspaceAccess = await openWorkspace(root, account, workspace, method);
+  try {
+    const plan: LaunchPlan = {
+      root,
+      account,
+      bins,
+      workspace,
+      hide,
+      hideMode: hide && SCRATCH_DIRS.includes(hide) ? '1777' : '0755',
+      stash,
+      scratch,
+      sticky: SCRATCH_DIRS.filter((d) => hide && d !== hide && isInside(d, hide) && isInside(workspace, d)),
+      covered,
+      readOnly,
+      limits: weak.has('limits') ? undefined : limits,
+      groupRefresh: method === 'group',
+    };
+    const sandbox = makeSandbox(plan, pass, privateDirs);
+    if (opts.selfCheck !== false) {
+      const check = () =>
+        selfCheck(sandbox, {
+          uid: account.uid,
+          workspace,
+          hasGit,
+          privateDirs,
+          readOnlyDirs,
+          processes: weak.has('limits') ? undefined : processes,
+          env,
+        });
+      const failed = (await check()) && (await check());
+      if (failed) throw new SandboxSetupError(`the sandbox self-check failed: ${failed}`);
+    }
+    const reason = [
+      `commands run as user ${account.user} (uid ${account.uid}) in their own PID and mount namespace`,
+      hide ? `with everything above the workspace hidden` : '',
+      privateDirs.length ? `${privateDirs.join(', ')} hidden` : '',
+      hasGit ? '.git read-only' : '',
+      `${method === 'acl' ? 'ACL' : 'group'} access to the workspace`,
+      weak.has('limits')
+        ? ''
+        : `limits of ${processes} processes and ${Math.round(limits.fileBytes / 1024 ** 2)} MiB per file`,
+    ]
+      .filter(Boolean)
+      .join(', ');
+    let disposed: Promise<void> | undefined;
+    return {
+      kind: 'isolated',
+      sandbox,
+      reason,
+      // Outside the workspace the set-up changed nothing but the sandbox user's account (kept for
+      // the next run); inside it, the access granted is taken back.
+      dispose: () => (disposed ??= access.revoke()),
+    };
+  } catch (err) {
+    await access.revoke();
+    throw err;
+  }
+}

@@ -1,0 +1,247 @@
+import type { CommandLimits } from './limits.js';
+import { prlimitArgs } from './limits.js';
+import type { Account, RootAccess } from './user.js';
+
+/** Programs the launch runs, each resolved once to an absolute path in a system folder. */
+export interface LaunchBins {
+  unshare: string;
+  setpriv: string;
+  mount: string;
+  umount: string;
+  mkdir: string;
+  chown: string;
+  chmod: string;
+  find: string;
+  prlimit: string;
+  bash: string;
+  sh: string;
+  env: string;
+  kill: string;
+}
+
+/** Everything the launch of one command needs, fixed when the sandbox is set up. */
+export interface LaunchPlan {
+  root: RootAccess;
+  account: Account;
+  bins: LaunchBins;
+  /** Real path of the workspace. */
+  workspace: string;
+  /** The workspace's top-level folder (`/home`, `/tmp`, `/work`), covered by an empty tmpfs; undefined when the workspace is itself at the top. */
+  hide?: string;
+  /** The mode of that tmpfs: 1777 when it is a scratch folder everyone writes to (/tmp), else 0755. */
+  hideMode: string;
+  /** An existing folder outside `hide`, briefly covered by a tmpfs that holds the binds being moved. */
+  stash: string;
+  /** Scratch folders inside `hide` on the way down to the workspace: remade world-writable (1777). */
+  sticky: string[];
+  /** World-writable scratch folders (/tmp, /var/tmp, /dev/shm) given a fresh tmpfs, unless hidden already. */
+  scratch: string[];
+  /** Private folders outside `hide` and /tmp, each covered by an empty tmpfs. */
+  covered: string[];
+  /** Bound read-only at their real path: the workspace's `.git` (a folder, or a worktree's file), the saved outputs. */
+  readOnly: string[];
+  /** undefined: no limits of patchloop's own (tests that show what the limits stop). */
+  limits?: CommandLimits;
+  /** Group access: files created since the last command join the sandbox group first. */
+  groupRefresh: boolean;
+}
+
+/** The HOME of sandboxed commands: on the command's own /tmp, so nothing outlives the command. */
+export const SANDBOX_HOME = '/tmp/home';
+
+/** Folders every user may write to; each command gets empty ones, so nothing passes between commands. */
+export const SCRATCH_DIRS = ['/tmp', '/var/tmp', '/dev/shm'];
+
+// Runs as root inside the command's new mount and PID namespace, before privileges are dropped.
+// Every path and program arrives as a positional parameter; nothing is pasted into the script.
+// The mounts are private to the namespace (unshare makes propagation private), so they vanish with
+// it and nothing outside changes.
+//  1. Binds that must survive the hiding are parked under a tmpfs on $stash.
+//  2. The workspace's top-level folder is covered by an empty tmpfs, and the workspace path is
+//     rebuilt inside it and bound back: what is above the workspace (a private HOME with its
+//     .netrc, RUNNER_TEMP next to the checkout) is simply not there, while absolute paths into the
+//     workspace (virtualenvs, node_modules/.bin) keep working.
+//  3. /tmp, /var/tmp, /dev/shm and the private folders outside the hidden one get empty tmpfs of
+//     their own: a command finds nothing there, and what it leaves there goes with it. A scratch
+//     folder on the way down to the workspace (a checkout under /var/tmp) is made 1777 again.
+//  4. The read-only folders are bound back at their real paths. A mount point cannot be renamed
+//     or removed (EBUSY), so `.git` can be neither written nor replaced.
+//  5. The working folder is entered again through the new mounts: the cwd inherited from the
+//     parent still points into the covered tree, where `..` would lead past the hiding.
+const PRELUDE = String.raw`set -eu
+umask 022
+mount=$1 umount=$2 mkdir=$3 chown=$4 chmod=$5; shift 5
+ws=$1 hide=$2 hide_mode=$3 stash=$4 owner=$5 home=$6 cwd=$7; shift 7
+fail() { echo "patchloop sandbox: $*" >&2; exit 125; }
+n=$1; shift
+"$mount" -t tmpfs -o mode=0700,size=64k patchloop-stash "$stash"
+i=0
+for d do
+  [ "$i" -lt "$n" ] || break
+  if [ -h "$d" ]; then fail "$d is a symbolic link"
+  elif [ -d "$d" ]; then "$mkdir" "$stash/$i"
+  elif [ -f "$d" ]; then : > "$stash/$i"
+  else fail "$d is neither a folder nor a file"; fi
+  "$mount" --bind "$d" "$stash/$i"
+  i=$((i+1))
+done
+if [ -n "$hide" ]; then
+  "$mkdir" "$stash/ws"
+  "$mount" --rbind "$ws" "$stash/ws"
+  "$mount" -t tmpfs -o "mode=$hide_mode" patchloop-hidden "$hide"
+  "$mkdir" -p "$ws"
+  "$mount" --rbind "$stash/ws" "$ws"
+fi
+shift "$n"
+t=$1; shift
+while [ "$t" -gt 0 ]; do
+  "$chmod" 1777 "$1"
+  shift; t=$((t-1))
+done
+t=$1; shift
+while [ "$t" -gt 0 ]; do
+  [ -d "$1" ] || "$mkdir" -p "$1"
+  "$mount" -t tmpfs -o mode=1777 patchloop-scratch "$1"
+  shift; t=$((t-1))
+done
+p=$1; shift
+while [ "$p" -gt 0 ]; do
+  "$mount" -t tmpfs -o mode=0755,size=64k patchloop-private "$1"
+  shift; p=$((p-1))
+done
+"$mkdir" -p -m 0700 "$home"
+"$chown" "$owner" "$home"
+i=0
+while [ "$i" -lt "$n" ]; do
+  [ -e "$1" ] || "$mkdir" -p "$1"
+  "$mount" --bind "$stash/$i" "$1"
+  "$mount" -o remount,bind,ro "$1"
+  shift; i=$((i+1))
+done
+"$umount" -l "$stash"
+cd "$cwd" || fail "cannot enter $cwd"
+exec "$@"`;
+
+// Group access only, as root just before privileges are dropped: files the tools created since the
+// last command join the sandbox group and become group-writable. Symbolic links are never
+// followed (-h, ! -type l): a link planted in the workspace must not redirect a chmod.
+const GROUP_REFRESH = String.raw`ws=$1 g=$2 find=$3 chown=$4 chmod=$5; shift 5
+umask 002
+"$find" "$ws" -path "$ws/.git" -prune -o ! -group "$g" -exec "$chown" -h ":$g" {} + 2>/dev/null || :
+"$find" "$ws" -path "$ws/.git" -prune -o -type d ! -perm -2070 -exec "$chmod" g+rwxs {} + -o ! -type d ! -type l ! -perm -060 -exec "$chmod" g+rw {} + 2>/dev/null || :
+exec "$@"`;
+
+// PID 1 of the command's namespace. The kernel delivers to a namespace's init only the signals it
+// has handlers for, so this small init traps them and passes them on to the command (running as
+// its own job, so a Ctrl-C reaches it too); when the command ends, init ends, and the kernel kills
+// everything left in the namespace, daemons that ignore SIGTERM or left with setsid included.
+// Its own job notices ("[1]+ Done") go to /dev/null; the command keeps the real stderr.
+// umask 002: under the workspace's default ACLs a new file's ACL mask is its group bits, so with
+// 022 patchloop's own user (named in those ACLs when it is not root) could read but not edit what
+// a command created; the file's group is the sandbox user's own, so nobody else gains anything.
+const NAMESPACE_INIT = [
+  'umask 002',
+  'exec 3>&2 2>/dev/null',
+  'set -m',
+  'trap \'kill -TERM -- -"$c"\' TERM INT HUP',
+  '"$2" -c "$1" 0<&0 2>&3 3>&- &',
+  'c=$!',
+  'while :; do wait "$c"; s=$?; kill -0 "$c" 2>/dev/null || exit "$s"; done',
+].join('\n');
+
+/** The argv that runs `command` in `cwd` as the sandbox user, as root would start it (no sudo). */
+export function commandArgv(plan: LaunchPlan, command: string, cwd: string, timeoutMs?: number): string[] {
+  const { bins, account } = plan;
+  const argv = [
+    // if patchloop (or sudo) dies, unshare dies, and with it the whole namespace (--kill-child)
+    bins.setpriv,
+    '--pdeathsig',
+    'KILL',
+    '--',
+    bins.unshare,
+    '--pid',
+    '--fork',
+    '--kill-child',
+    '--mount',
+    '--mount-proc',
+    '--propagation',
+    'private',
+    '--',
+    bins.sh,
+    '-c',
+    PRELUDE,
+    'patchloop-prelude',
+    bins.mount,
+    bins.umount,
+    bins.mkdir,
+    bins.chown,
+    bins.chmod,
+    plan.workspace,
+    plan.hide ?? '',
+    plan.hideMode,
+    plan.stash,
+    `${account.uid}:${account.gid}`,
+    SANDBOX_HOME,
+    cwd,
+    String(plan.readOnly.length),
+    ...plan.readOnly,
+    String(plan.sticky.length),
+    ...plan.sticky,
+    String(plan.scratch.length),
+    ...plan.scratch,
+    String(plan.covered.length),
+    ...plan.covered,
+    ...plan.readOnly,
+  ];
+  if (plan.groupRefresh)
+    argv.push(
+      bins.sh,
+      '-c',
+      GROUP_REFRESH,
+      'patchloop-refresh',
+      plan.workspace,
+      String(account.gid),
+      bins.find,
+      bins.chown,
+      bins.chmod,
+    );
+  if (plan.limits) argv.push(bins.prlimit, ...prlimitArgs(plan.limits, timeoutMs), '--');
+  argv.push(
+    bins.setpriv,
+    '--reuid',
+    String(account.uid),
+    '--regid',
+    String(account.gid),
+    '--clear-groups',
+    '--no-new-privs',
+    '--inh-caps=-all',
+    '--bounding-set=-all',
+    '--',
+    bins.bash,
+    '-c',
+    NAMESPACE_INIT,
+    'patchloop-init',
+    command,
+    bins.bash,
+  );
+  return argv;
+}
+
+/** The program, arguments and environment to spawn, through sudo when patchloop is not root. */
+export function launch(
+  plan: LaunchPlan,
+  command: string,
+  cwd: string,
+  env: Record<string, string>,
+  timeoutMs?: number,
+): { file: string; args: string[]; env: Record<string, string> } {
+  const argv = commandArgv(plan, command, cwd, timeoutMs);
+  if (!plan.root.viaSudo) return { file: argv[0]!, args: argv.slice(1), env };
+  // sudo resets the environment, so the command's (neutral) one is handed over explicitly
+  const pairs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
+  return {
+    file: plan.root.prefix[0]!,
+    args: [...plan.root.prefix.slice(1), plan.bins.env, '-i', ...pairs, ...argv],
+    env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
+  };
+}

@@ -1,0 +1,131 @@
+import { execFile } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { SandboxSetupError } from './error.js';
+
+export const SANDBOX_USER = 'patchloop-sandbox';
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a program without a shell; never throws (a missing program is exit 127). */
+export function run(
+  file: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<RunResult> {
+  return new Promise((done) => {
+    execFile(
+      file,
+      args,
+      {
+        cwd: options.cwd,
+        env: options.env ?? { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
+        encoding: 'utf8',
+        timeout: options.timeoutMs ?? 120_000,
+        maxBuffer: 4 << 20,
+      },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : 127) : 0;
+        done({
+          code,
+          stdout: String(stdout),
+          stderr: String(stderr || (err && code === 127 ? err.message : '')),
+        });
+      },
+    );
+  });
+}
+
+export function firstLine(text: string): string {
+  return text.trim().split('\n')[0] ?? '';
+}
+
+// Only system folders: a PATH entry inside the workspace (node_modules/.bin added to GITHUB_PATH)
+// must never decide which `mount` or `setpriv` runs as root.
+const SYSTEM_DIRS = ['/usr/bin', '/bin', '/usr/sbin', '/sbin'];
+
+/** Absolute path of a system program, or undefined when it is not installed. */
+export function systemBin(name: string): string | undefined {
+  for (const dir of SYSTEM_DIRS) {
+    const p = join(dir, name);
+    try {
+      if (statSync(p).isFile()) return p;
+    } catch {
+      // not in this folder
+    }
+  }
+  return undefined;
+}
+
+/** What runs a program as root: nothing when we are root, passwordless sudo otherwise. */
+export interface RootAccess {
+  /** [] as root; [sudo, '-n', '--'] otherwise. */
+  prefix: string[];
+  viaSudo: boolean;
+}
+
+/** Root access, or the reason there is none. */
+export async function findRootAccess(): Promise<RootAccess | string> {
+  if (process.getuid?.() === 0) return { prefix: [], viaSudo: false };
+  const sudo = systemBin('sudo');
+  if (!sudo) return 'not root, and sudo is not installed';
+  const ok = await run(sudo, ['-n', 'true'], { timeoutMs: 10_000 });
+  if (ok.code !== 0) return 'not root, and sudo asks for a password';
+  return { prefix: [sudo, '-n', '--'], viaSudo: true };
+}
+
+export function asRoot(root: RootAccess, bin: string, args: string[]): Promise<RunResult> {
+  return root.prefix.length ? run(root.prefix[0]!, [...root.prefix.slice(1), bin, ...args]) : run(bin, args);
+}
+
+export interface Account {
+  user: string;
+  uid: number;
+  gid: number;
+}
+
+async function lookup(user: string): Promise<Account | undefined> {
+  const getent = systemBin('getent');
+  if (!getent) return undefined;
+  const r = await run(getent, ['passwd', user]);
+  if (r.code !== 0) return undefined;
+  const f = r.stdout.trim().split(':');
+  return { user, uid: Number(f[2]), gid: Number(f[3]) };
+}
+
+/**
+ * The unprivileged account commands run as, created on first use. It gets no home folder: each
+ * command has a fresh one on its own tmpfs, so nothing is kept from one command to the next.
+ */
+export async function ensureUser(root: RootAccess, user: string): Promise<Account> {
+  let found = await lookup(user);
+  if (!found) {
+    const useradd = systemBin('useradd');
+    if (!useradd)
+      throw new SandboxSetupError('useradd is not installed, so the sandbox user cannot be created');
+    const nologin = ['/usr/sbin/nologin', '/sbin/nologin'].find((p) => existsSync(p)) ?? '/bin/false';
+    const r = await asRoot(root, useradd, [
+      '--system',
+      '--user-group',
+      '--no-create-home',
+      '--home-dir',
+      '/nonexistent',
+      '--shell',
+      nologin,
+      user,
+    ]);
+    found = await lookup(user);
+    // another run may have created it at the same moment: only a user still missing is a failure
+    if (!found)
+      throw new SandboxSetupError(
+        `could not create user ${user}: ${firstLine(r.stderr) || `exit ${r.code}`}`,
+      );
+  }
+  if (!Number.isInteger(found.uid) || found.uid === 0 || !Number.isInteger(found.gid) || found.gid === 0)
+    throw new SandboxSetupError(`user ${user} exists but is not an unprivileged user (uid ${found.uid})`);
+  return found;
+}

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { createActionsLog, neutralizeCommands } from '../../src/action/log.js';
+import { runAgent } from '../../src/agent/index.js';
+import { createRedactor } from '../../src/protocol/redact.js';
+import { createWorkspaceTools } from '../../src/tools/index.js';
+import { BUGGY_PROJECT, DIVIDE_FIX, scriptProvider, tempRepo, turn } from '../agent/helpers.js';
+
+// The Actions log from a real agent run: a scripted model, the real tools on a temp repository.
+
+const SECRET = 'sk-ant-test-0123456789abcdefghijklmnop';
+
+async function loggedRun() {
+  const repo = tempRepo(BUGGY_PROJECT);
+  const lines: string[] = [];
+  const log = createActionsLog({
+    redact: createRedactor([SECRET]),
+    sink: { write: (l) => lines.push(l) },
+  });
+  try {
+    const provider = scriptProvider([
+      turn({
+        text: `Looking first. My key is ${SECRET}.`,
+        calls: [
+          { name: 'read_file', input: { path: 'src/math.js' } },
+          { name: 'read_file', input: { pth: 'src/math.js' } },
+        ],
+      }),
+      turn({ calls: [{ name: 'run_tests', input: {} }] }),
+      turn({ calls: [{ name: 'edit_file', input: { path: 'src/math.js', ...DIVIDE_FIX } }] }),
+      turn({ text: 'Fixed: ::add-mask::nothing\n::set-output name=x::y' }),
+    ]);
+    const result = await runAgent({
+      provider,
+      tools: createWorkspaceTools({ root: repo.root, testCommand: 'node --test' }),
+      systemPrompt: 'You fix bugs.',
+      task: 'Fix the divide-by-zero',
+      maxTurns: 10,
+      onEvent: (e) => log.onEvent(e),
+    });
+    log.outcome({ ...result, conclusion: result.conclusion, turns: result.turns, usage: result.usage });
+    return lines;
+  } finally {
+    repo.cleanup();
+  }
+}
+
+describe('the Actions log', () => {
+  it('has a group per turn with each tool call, its short arguments and result, and one outcome line', async () => {
+    const lines = await loggedRun();
+    const groups = lines.filter((l) => l.startsWith('::group::'));
+    expect(groups).toEqual([
+      '::group::patchloop turn 1 · scripted-model',
+      '::group::patchloop turn 2 · scripted-model',
+      '::group::patchloop turn 3 · scripted-model',
+      '::group::patchloop turn 4 · scripted-model',
+    ]);
+    // Every group is closed, the outcome line comes after the last one.
+    expect(lines.filter((l) => l === '::endgroup::')).toHaveLength(4);
+    const last = lines[lines.length - 1]!;
+    expect(lines[lines.length - 2]).toBe('::endgroup::');
+    expect(last).toMatch(/^patchloop: success · 4 turns · .*input \d+ · output \d+ tokens/);
+
+    const text = lines.join('\n');
+    expect(text).toMatch(/ {2}✓ read_file path=src\/math\.js \(\d+ ms\) → /);
+    expect(text).toMatch(
+      / {2}✗ read_file pth=src\/math\.js \(\d+ ms\) → error: Invalid arguments for read_file: .*"path"/,
+    );
+    // A failing test run shows how it ended and the failure, not the command line.
+    expect(text).toMatch(/ {2}✗ run_tests \(\d+(\.\d)? m?s\) → error: Exit code 1 .*refuses zero/);
+    expect(text).toMatch(/ {2}✓ edit_file path=src\/math\.js oldText=.* → /);
+    expect(text).toContain('model: toolUse after');
+  });
+
+  it('redacts secrets and never lets the model’s text become a workflow command', async () => {
+    const lines = await loggedRun();
+    const text = lines.join('\n');
+    expect(text).not.toContain(SECRET);
+    expect(text).toContain('[REDACTED]');
+    for (const l of lines) {
+      if (l.startsWith('::group::') || l === '::endgroup::') continue;
+      expect(l).not.toContain('::');
+    }
+    expect(text).toContain(':\u200B:add-mask:\u200B:');
+  });
+
+  it('logs retries, fallbacks, budgets and errors in the turn’s group', () => {
+    const lines: string[] = [];
+    const log = createActionsLog({ sink: { write: (l) => lines.push(l) } });
+    log.onEvent({ type: 'turn_start', turn: 1, model: 'a' });
+    log.onEvent({
+      type: 'retry',
+      turn: 1,
+      attempt: 2,
+      delayMs: 1500,
+      status: 529,
+      errorKind: 'overloaded',
+      message: 'Overloaded',
+    });
+    log.onEvent({
+      type: 'fallback',
+      turn: 1,
+      from: 'anthropic:a',
+      to: 'openai:b',
+      reason: 'still overloaded',
+    });
+    log.onEvent({ type: 'budget', budget: 'turns', limit: 1, used: 1 });
+    log.outcome({
+      conclusion: 'budget-exceeded',
+      turns: 1,
+      usage: { inputTokens: 5, outputTokens: 6, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      error: 'Stopped after 1 turn',
+    });
+    expect(lines).toEqual([
+      '::group::patchloop turn 1 · a',
+      '  ↻ retry 2 in 1.5 s (overloaded, HTTP 529): Overloaded',
+      '  ⇢ fallback from anthropic:a to openai:b: still overloaded',
+      '  ■ the turns budget is used up (1 of 1)',
+      '::endgroup::',
+      'patchloop: budget-exceeded · 1 turn · input 5 · output 6 tokens · cost unknown · error: Stopped after 1 turn',
+    ]);
+  });
+
+  it('says why the model was asked to go on, and shows SDK notices', () => {
+    const lines: string[] = [];
+    const log = createActionsLog({ sink: { write: (l) => lines.push(l) } });
+    log.onEvent({ type: 'continue', turn: 2, reason: 'length' });
+    log.onEvent({ type: 'continue', turn: 3, reason: 'malformed_call' });
+    log.onEvent({ type: 'notice', turn: 3, source: 'openai', message: 'model x is deprecated' });
+    expect(lines).toEqual([
+      '  ⋯ the reply was cut at the output limit; the model was asked to go on',
+      '  ⋯ the model sent a tool call that could not be read; it was told so',
+      '  ℹ openai: model x is deprecated',
+    ]);
+  });
+
+  it('escapes a group title as command data', () => {
+    const lines: string[] = [];
+    const log = createActionsLog({ sink: { write: (l) => lines.push(l) } });
+    log.onEvent({ type: 'turn_start', turn: 1, model: 'm%\n::x' });
+    expect(lines[0]).toBe('::group::patchloop turn 1 · m%25 :\u200B:x');
+    expect(neutralizeCommands('##[error]x')).toBe('#\u200B#[error]x');
+  });
+});

@@ -1,0 +1,76 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { branchNameFor as nameFor, cleanPrefix, slugify, uniqueName } from '../../src/git/index.js';
+import type { Task } from '../../src/github/task.js';
+
+const base: Omit<Task, 'kind'> = {
+  event: 'issue_comment',
+  owner: 'octo',
+  repo: 'demo',
+  isPullRequest: false,
+  trigger: { kind: 'prompt', createdAt: '2026-01-01T00:00:00Z' },
+  request: 'do it',
+};
+
+// The action's Task is one kind of BranchTask.
+const branchNameFor = (task: Task, prefix: string, runId: string) => nameFor(task, prefix, runId);
+
+const validRef = (name: string) => {
+  try {
+    execFileSync('git', ['check-ref-format', '--branch', name], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('branch names', () => {
+  it('follow CONTRACT §4 for each kind of task', () => {
+    expect(
+      branchNameFor(
+        { ...base, kind: 'issue', number: 12, title: 'Crash on “empty” input!' },
+        'patchloop/',
+        '99',
+      ),
+    ).toBe('patchloop/issue-12-crash-on-empty-input');
+    expect(
+      branchNameFor({ ...base, kind: 'pr', number: 3, title: 'Ünïcode façade' }, 'patchloop/', '99'),
+    ).toBe('patchloop/pr-3-unicode-facade');
+    expect(
+      branchNameFor(
+        { ...base, kind: 'workflow-run', workflowRun: { id: 555, name: 'CI', conclusion: 'failure' } },
+        'patchloop/',
+        '99',
+      ),
+    ).toBe('patchloop/fix-run-555');
+    expect(branchNameFor({ ...base, kind: 'prompt' }, 'bots/', '99')).toBe('bots/task-99');
+    expect(branchNameFor({ ...base, kind: 'issue', number: 5, title: '🙂🙂' }, 'patchloop/', '1')).toBe(
+      'patchloop/issue-5',
+    );
+  });
+
+  it('cut long titles at a word and make any prefix a legal ref', () => {
+    expect(slugify('a'.repeat(30) + ' ' + 'b'.repeat(30))).toBe('a'.repeat(30));
+    // a cut that falls right before a hyphen keeps the whole last word
+    expect(slugify('a'.repeat(20) + ' ' + 'b'.repeat(19) + ' c')).toBe(`${'a'.repeat(20)}-${'b'.repeat(19)}`);
+    for (const prefix of [
+      'patch loop/',
+      '../x/',
+      'a..b/',
+      'x.lock/',
+      'we~ird^:?*[/',
+      '@{now}/',
+      '.hidden/',
+    ]) {
+      const name = branchNameFor({ ...base, kind: 'prompt' }, prefix, '7');
+      expect(validRef(name), `${prefix} → ${name}`).toBe(true);
+    }
+    expect(cleanPrefix('patchloop/')).toBe('patchloop/');
+  });
+
+  it('add -2, -3 … when taken', () => {
+    const taken = new Set(['b', 'b-2']);
+    expect(uniqueName('b', (c) => taken.has(c))).toBe('b-3');
+    expect(uniqueName('c', (c) => taken.has(c))).toBe('c');
+  });
+});

@@ -1,0 +1,84 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GitRepo } from '../../src/git/index.js';
+import { deliverWork, type WorkPlan } from '../../src/github/delivery.js';
+import { git, makeRepo, writeFiles, type RepoFixture } from '../github/git-fixtures.js';
+
+// deliverWork's git half: the commit, the left-out paths, the write-back and the time bound.
+let repo: RepoFixture;
+beforeAll(() => {
+  repo = makeRepo();
+});
+afterAll(() => repo.cleanup());
+
+const plan: WorkPlan = {
+  mode: 'new-branch',
+  branch: 'patchloop/issue-1',
+  prBase: 'main',
+  openPr: false,
+  note: '',
+} as WorkPlan;
+
+const base = {
+  plan,
+  message: 'Fix #1',
+  baselineUntracked: [],
+  owner: 'octo',
+  repo: 'demo',
+  serverUrl: 'https://github.com',
+  draft: false,
+  prTitle: 'Fix #1',
+  prBody: () => '',
+};
+
+describe('deliverWork', () => {
+  it('commits, pushes, names what it left out, and leaves the checkout on the pushed commit', async () => {
+    const work = repo.clone('deliver-ok');
+    const checkout = new GitRepo({ dir: work, protectedPaths: ['.github/workflows/**'] });
+    await checkout.startBranch(plan.branch);
+    await checkout.isolate();
+    writeFiles(work, { 'src/math.js': 'fixed\n', '.github/workflows/x.yml': 'on: push\n' });
+    const d = await deliverWork({ ...base, checkout, push: true });
+    expect(d.error).toBeUndefined();
+    expect(d.commit?.files.map((f) => f.path)).toEqual(['src/math.js']);
+    expect(d.leftOut).toEqual([
+      { path: '.github/workflows/x.yml', reason: 'protected path', detail: '.github/workflows/**' },
+    ]);
+    expect(d.notices.join(' ')).toContain(
+      'Not committed: `.github/workflows/x.yml` (protected by .github/workflows/**)',
+    );
+    expect(git(repo.origin, 'rev-parse', plan.branch)).toBe(d.commit!.sha);
+    expect(git(work, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe(plan.branch);
+    expect(git(work, 'rev-parse', 'HEAD')).toBe(d.commit!.sha);
+    expect(git(work, 'status', '--porcelain', '--untracked-files=all')).toBe('?? .github/workflows/x.yml');
+  });
+
+  it('kills a push that outlives the time it was given, and says so', async () => {
+    const held: Socket[] = [];
+    const server: Server = createServer((s) => held.push(s)); // accepts, never answers
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const work = repo.clone('deliver-slow');
+      git(
+        work,
+        'remote',
+        'set-url',
+        'origin',
+        `http://127.0.0.1:${(server.address() as AddressInfo).port}/x.git`,
+      );
+      const checkout = new GitRepo({ dir: work });
+      await checkout.isolate();
+      writeFiles(work, { 'slow.txt': 'slow\n' });
+      const started = Date.now();
+      const d = await deliverWork({ ...base, checkout, push: true, timeoutMs: 1500 });
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(d.commit).toBeDefined();
+      expect(d.push).toBeUndefined();
+      expect(d.error).toMatch(/The push was stopped: git push was stopped at its deadline/);
+    } finally {
+      for (const s of held) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});

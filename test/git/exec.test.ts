@@ -1,0 +1,99 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createGitRunner, resolveGit, SAFE_CONFIG } from '../../src/git/index.js';
+
+// The runner itself: what a git process patchloop starts can see, and how it is stopped. A `-c
+// alias.x=!cmd` stands in for any program git might start (a filter, a helper, a hook).
+const runner = createGitRunner(resolveGit());
+const cwd = tmpdir();
+// unique durations, so a sleeper of another run is never mistaken for ours
+const tag = String(process.pid).padStart(6, '0');
+
+function running(needle: string): string[] {
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').includes(needle);
+      } catch {
+        return false;
+      }
+    });
+}
+
+afterEach(() => {
+  delete process.env.PATCHLOOP_TEST_SECRET;
+});
+
+describe('the git runner', () => {
+  it('gives git a minimal environment: no job secret, an empty HOME, no system or global config', async () => {
+    process.env.PATCHLOOP_TEST_SECRET = 'sk-should-not-leak';
+    const out = await runner.text(['-c', 'alias.dumpenv=!env', 'dumpenv'], { cwd });
+    expect(out).not.toContain('sk-should-not-leak');
+    const env = Object.fromEntries(
+      out.split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
+    expect(env).toMatchObject({
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_TERMINAL_PROMPT: '0',
+      LC_ALL: 'C',
+    });
+    expect(env.HOME).not.toBe(process.env.HOME);
+    expect(readdirSync(env.HOME!)).toEqual([]);
+    for (const dir of env.PATH!.split(':')) expect(dir.startsWith('/')).toBe(true);
+  });
+
+  it('puts our overrides on every call, after any config file', async () => {
+    const out = await runner.text(['config', '--show-scope', '--list'], { cwd });
+    for (const c of SAFE_CONFIG) expect(out).toContain(`command\t${c.toLowerCase().replace(/=.*/, '')}`);
+    expect(out).not.toMatch(/^(global|system)\t/m);
+  });
+
+  it('kills the whole process group when the time bound passes', async () => {
+    const started = Date.now();
+    const r = await runner.run(['-c', `alias.hang=!sleep 97.${tag}`, 'hang'], { cwd, timeoutMs: 300 });
+    expect(r.timedOut).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5000);
+    await new Promise((res) => setTimeout(res, 100));
+    expect(running(`sleep 97.${tag}`)).toEqual([]);
+  });
+
+  it('stops git on abort and when its output passes the cap', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const aborted = await runner.run(['-c', `alias.hang=!sleep 98.${tag}`, 'hang'], {
+      cwd,
+      signal: controller.signal,
+    });
+    expect(aborted).toMatchObject({ stopped: true, timedOut: false });
+    await new Promise((res) => setTimeout(res, 100));
+    expect(running(`sleep 98.${tag}`)).toEqual([]);
+
+    const big = await runner.run(['-c', 'alias.flood=!yes', 'flood'], { cwd, maxOutputBytes: 100_000 });
+    expect(big.stopped).toBe(true);
+    expect(big.stdout.length).toBeLessThanOrEqual(100_000);
+    await expect(
+      runner.text(['-c', 'alias.flood=!yes', 'flood'], { cwd, maxOutputBytes: 1000 }),
+    ).rejects.toThrow(/output too large/);
+  });
+
+  it('refuses a relative binary', () => {
+    expect(() => createGitRunner('git')).toThrow(/absolute/);
+  });
+});
+
+describe('a helper that escapes the process group', () => {
+  it('does not keep the call open once git has exited', async () => {
+    // setsid puts the sleeper in a session of its own, holding git's stdout
+    const started = Date.now();
+    const r = await runner.run(['-c', `alias.escape=!setsid sleep 96.${tag} & exit 0`, 'escape'], {
+      cwd,
+      timeoutMs: 60_000,
+    });
+    expect(r.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    for (const pid of running(`sleep 96.${tag}`)) process.kill(Number(pid), 'SIGKILL');
+  });
+});

@@ -1,0 +1,337 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAction, type BuiltAction } from '../action/harness.js';
+import type { AnthropicTurn } from '../fakes/anthropic-server.js';
+import {
+  actionUnderTest,
+  attack,
+  FIX_CALL,
+  git,
+  makeFixture,
+  originContent,
+  plantRunSecrets,
+  publicCopy,
+  SANDBOX_USER,
+  UNISOLATED,
+  wrapperScript,
+} from './attack-kit.js';
+import { record } from './figures.js';
+
+// Issue 11, attack classes "no bounds" (a sparse multi-GB file, a FIFO where patchloop reads its
+// configuration) and "isolation set-up that fails open" as a fail-closed check: where isolation
+// cannot be had the commands are not offered unless the workflow says so, and where it can be had
+// but its set-up fails the run stops before the first model request.
+
+const secrets = plantRunSecrets();
+let action: BuiltAction;
+
+beforeAll(async () => {
+  action = await actionUnderTest(buildAction);
+}, 120_000);
+afterAll(() => action?.cleanup());
+
+const root = process.platform === 'linux' && process.getuid?.() === 0;
+const TEST_SH = '{ "name": "demo", "scripts": { "test": "sh ci/test.sh" } }\n';
+
+describe.skipIf(!root)('bounds', () => {
+  it('a sparse multi-GB file a command creates is left out of the commit and named, and delivery ends within the budget', async () => {
+    const f = makeFixture();
+    const script = [
+      'set +e',
+      'truncate -s 20G big.bin && echo sparse-20G-made || echo sparse-20G-refused',
+      'truncate -s 1536M medium.bin && echo sparse-1536M-made || echo sparse-1536M-refused',
+      'ls -ls big.bin medium.bin',
+      "echo 'export const y = 2;' > src/extra.js",
+      '',
+    ].join('\n');
+    const run = await attack({
+      action,
+      fixture: f,
+      secrets,
+      head: { 'package.json': TEST_SH, 'ci/test.sh': script },
+      turns: [
+        { toolCalls: [{ id: 'toolu_t1', name: 'run_tests', json: '{}' }] },
+        { toolCalls: [FIX_CALL] },
+        { text: 'Guarded div().' },
+      ],
+      inputs: { 'timeout-minutes': '1' },
+      timeoutMs: 300_000,
+    });
+    try {
+      const problems: string[] = [];
+      if (run.r.signal) problems.push(`the run was killed after ${run.durationMs} ms`);
+      // the agent's budget is one minute; delivery may take what the budget leaves, plus start and end
+      if (run.durationMs > 90_000) problems.push(`the run took ${run.durationMs} ms`);
+      const branch = run.r.outputs.branch;
+      const tree = branch ? git(f.origin, 'ls-tree', '-r', '--name-only', branch).split('\n') : [];
+      if (!tree.includes('src/extra.js'))
+        problems.push(`the ordinary change was not delivered: ${run.log.slice(-1500)}`);
+      const big: string[] = [];
+      for (const name of ['big.bin', 'medium.bin']) {
+        const st = lstatSync(join(f.work, name), { throwIfNoEntry: false });
+        if (!st || st.size === 0) continue; // the file-size limit refused it
+        big.push(name);
+        if (tree.includes(name)) problems.push(`${name} (${st.size} bytes) was committed`);
+        if (!run.comment.includes(name)) problems.push(`${name} is not named in the summary`);
+      }
+      if (run.leaks.length) problems.push(...run.leaks);
+      const pushed = originContent(f.origin);
+      if (pushed.largeBlobs.length)
+        problems.push(`blobs of ${pushed.largeBlobs.join(', ')} bytes were pushed`);
+      record('bounds: sparse file', {
+        attacksTried: 1,
+        attacksHeld: problems.length === 0 ? 1 : 0,
+        runs: 1,
+        secretChecks: Object.keys(run.outputs).length,
+        secretsFound: run.leaks.length,
+      });
+      expect(problems).toEqual([]);
+      // at least one of them exists: the staging limit, not only the file-size limit, was tried
+      expect(big.length, 'neither sparse file could be made').toBeGreaterThan(0);
+    } finally {
+      await run.cleanup();
+      f.cleanup();
+    }
+  }, 420_000);
+
+  it('a FIFO named package.json does not freeze the run: it ends with a summary and the credential restored', async () => {
+    const f = makeFixture();
+    const script = 'rm -f package.json && mkfifo package.json && echo fifo-made\n';
+    const turns: AnthropicTurn[] = [
+      { toolCalls: [{ id: 'toolu_t1', name: 'run_tests', json: '{}' }] },
+      {
+        toolCalls: [
+          { id: 'toolu_t2', name: 'run_tests', json: '{}' },
+          { id: 'toolu_r1', name: 'read_file', json: '{"path":"package.json"}' },
+          { id: 'toolu_g1', name: 'grep', json: '{"pattern":"scripts"}' },
+          { id: 'toolu_f1', name: 'find_files', json: '{"pattern":"*.json"}' },
+          { id: 'toolu_e1', name: 'edit_file', json: '{"path":"package.json","oldText":"a","newText":"b"}' },
+        ],
+      },
+      { toolCalls: [FIX_CALL] },
+      { text: 'Guarded div().' },
+    ];
+    const run = await attack({
+      action,
+      fixture: f,
+      secrets,
+      head: { 'package.json': TEST_SH, 'ci/test.sh': script },
+      turns,
+      inputs: { 'timeout-minutes': '1' },
+      timeoutMs: 180_000,
+    });
+    try {
+      const problems: string[] = [];
+      if (run.r.signal) problems.push(`the run froze and was killed after ${run.durationMs} ms`);
+      if (run.durationMs > 90_000) problems.push(`the run took ${run.durationMs} ms`);
+      if (!run.r.outputs.conclusion) problems.push('no conclusion');
+      if (!run.comment || /is working on this/.test(run.comment)) problems.push('no summary comment');
+      const fifo = lstatSync(join(f.work, 'package.json'), { throwIfNoEntry: false });
+      if (!fifo?.isFIFO()) problems.push('the FIFO was not made: the attack did not happen');
+      let header = '';
+      try {
+        header = git(f.work, 'config', '--local', '--get', 'http.https://github.com/.extraheader');
+      } catch {
+        // not there
+      }
+      if (header !== secrets.checkoutHeader) problems.push('the checkout credential was not restored');
+      if (run.leaks.length) problems.push(...run.leaks);
+      record('bounds: FIFO', {
+        attacksTried: 1,
+        attacksHeld: problems.length === 0 ? 1 : 0,
+        runs: 1,
+        secretChecks: Object.keys(run.outputs).length,
+        secretsFound: run.leaks.length,
+      });
+      expect(problems).toEqual([]);
+    } finally {
+      await run.cleanup();
+      f.cleanup();
+    }
+  }, 300_000);
+});
+
+describe.skipIf(!root)('fail closed', () => {
+  const ONE_TURN: AnthropicTurn[] = [{ text: 'Nothing to do.' }];
+
+  interface Offered {
+    tools: string[];
+    comment: string;
+    log: string;
+    leaks: string[];
+  }
+
+  /** Runs the action twice where isolation cannot be had: without and with allow-unisolated-commands. */
+  async function whereUnavailable(how: 'no-sudo' | 'no-namespaces'): Promise<[Offered, Offered]> {
+    const nobody = 65534;
+    const results: Offered[] = [];
+    for (const allowed of [false, true]) {
+      const f = makeFixture();
+      const bundle = publicCopy(action, f.root);
+      const home = join(f.root, 'home-user');
+      mkdirSync(home);
+      const wrapper =
+        how === 'no-sudo'
+          ? // a self-hosted runner's user: not root, no passwordless sudo
+            wrapperScript(
+              f.root,
+              'as-nobody',
+              `chown -R ${nobody}:${nobody} ${f.root} "$RUNNER_TEMP" && chmod 755 "$RUNNER_TEMP"`,
+              [
+                'setpriv',
+                '--reuid',
+                String(nobody),
+                '--regid',
+                String(nobody),
+                '--clear-groups',
+                '--',
+                '/usr/bin/env',
+                `HOME=${home}`,
+                process.execPath,
+                bundle,
+              ],
+            )
+          : // an unprivileged container: root, but without the capabilities namespaces need
+            wrapperScript(f.root, 'no-caps', 'true', [
+              'setpriv',
+              '--inh-caps=-all',
+              '--bounding-set=-all',
+              '--',
+              process.execPath,
+              bundle,
+            ]);
+      if (how === 'no-sudo') {
+        const sudo = execFileSync(
+          'setpriv',
+          [
+            '--reuid',
+            String(nobody),
+            '--regid',
+            String(nobody),
+            '--clear-groups',
+            'sh',
+            '-c',
+            'sudo -n true 2>&1; echo rc=$?',
+          ],
+          { encoding: 'utf8' },
+        );
+        expect(sudo).not.toMatch(/rc=0/);
+      } else {
+        const ns = spawnSync('setpriv', [
+          '--inh-caps=-all',
+          '--bounding-set=-all',
+          '--',
+          'unshare',
+          '--mount',
+          '--pid',
+          '--fork',
+          'true',
+        ]);
+        expect(ns.status, 'namespaces are still possible without capabilities').not.toBe(0);
+      }
+      const run = await attack({
+        action,
+        fixture: f,
+        secrets,
+        script: wrapper,
+        event: 'issue',
+        turns: ONE_TURN,
+        inputs: { 'allow-bash': 'true', ...(allowed ? { 'allow-unisolated-commands': 'true' } : {}) },
+      });
+      try {
+        results.push({ tools: run.toolsOffered, comment: run.comment, log: run.log, leaks: run.leaks });
+      } finally {
+        await run.cleanup();
+        execFileSync('rm', ['-rf', f.root]);
+      }
+    }
+    const [closed, open] = results as [Offered, Offered];
+    const held =
+      !closed.tools.includes('run_tests') &&
+      !closed.tools.includes('bash') &&
+      open.tools.includes('run_tests') &&
+      open.tools.includes('bash');
+    record(`fail closed: ${how}`, {
+      attacksTried: 1,
+      attacksHeld: held ? 1 : 0,
+      runs: 2,
+      secretChecks: 20,
+      secretsFound: closed.leaks.length + open.leaks.length,
+    });
+    return [closed, open];
+  }
+
+  for (const how of ['no-sudo', 'no-namespaces'] as const) {
+    it(`where isolation cannot be had (${how === 'no-sudo' ? 'not root, no passwordless sudo' : 'root without the capabilities for namespaces, as in an unprivileged container'}): run_tests and bash are offered only with allow-unisolated-commands, and the comment says why`, async () => {
+      const [closed, open] = await whereUnavailable(how);
+      expect(closed.tools, closed.log.slice(-3000)).toContain('read_file');
+      expect(closed.tools).not.toContain('run_tests');
+      expect(closed.tools).not.toContain('bash');
+      // the comment says why tests could not run
+      expect(closed.comment).toMatch(/isolat/i);
+      expect(closed.comment).toMatch(/run_tests|tests/);
+      expect(open.tools, open.log.slice(-3000)).toContain('run_tests');
+      expect(open.tools).toContain('bash');
+      expect(`${open.comment}\n${open.log}`).toMatch(UNISOLATED);
+      expect([...closed.leaks, ...open.leaks]).toEqual([]);
+    }, 300_000);
+  }
+
+  it('where isolation can be had but its set-up fails (the sandbox user cannot be created): the run stops before the first model request and says why', async () => {
+    const f = makeFixture();
+    const etc = join(f.root, 'etc');
+    mkdirSync(etc);
+    // a mount namespace of this run only: the account files without the sandbox user, read-only,
+    // and the account tools failing; everything else as on the machine
+    const setup = [
+      'set -e',
+      `for x in passwd group shadow gshadow; do [ -e /etc/$x ] || continue; grep -v '^${SANDBOX_USER}:' /etc/$x > ${etc}/$x || true; mount --bind ${etc}/$x /etc/$x; mount -o remount,ro,bind /etc/$x; done`,
+      'for b in /usr/sbin/useradd /usr/sbin/adduser /usr/sbin/groupadd /usr/sbin/addgroup /usr/sbin/usermod; do [ -e $b ] && mount --bind /bin/false $b; done',
+      `if getent passwd ${SANDBOX_USER}; then exit 97; fi`,
+    ].join('\n');
+    // the mounts are made by a node process inside the namespace, which then starts the bundle
+    // (a shell in between would drop the INPUT_* names, which are not shell identifiers)
+    const inner = wrapperScript(f.root, 'inside-namespace', setup, [process.execPath, action.path]);
+    const wrapper = wrapperScript(f.root, 'no-sandbox-user', 'true', [
+      'unshare',
+      '--mount',
+      '--propagation',
+      'private',
+      '--',
+      process.execPath,
+      inner,
+    ]);
+    const run = await attack({
+      action,
+      fixture: f,
+      secrets,
+      script: wrapper,
+      event: 'issue',
+      turns: [{ toolCalls: [{ id: 'toolu_t1', name: 'run_tests', json: '{}' }] }, { text: 'done' }],
+      inputs: { 'allow-bash': 'true' },
+    });
+    try {
+      const held = run.model.requests.length === 0 && run.r.outputs.conclusion === 'failure';
+      record('fail closed: set-up fails', {
+        attacksTried: 1,
+        attacksHeld: held ? 1 : 0,
+        runs: 1,
+        secretChecks: Object.keys(run.outputs).length,
+        secretsFound: run.leaks.length,
+      });
+      expect(run.model.requests, run.log.slice(-3000)).toHaveLength(0);
+      expect(run.r.outputs.conclusion).toBe('failure');
+      expect(run.comment).toMatch(/isolat|sandbox/i);
+      expect(run.comment).not.toMatch(/is working on this/);
+      expect(run.leaks).toEqual([]);
+      // and the machine's own account files are untouched
+      expect(existsSync('/etc/passwd') && statSync('/etc/passwd').size > 0).toBe(true);
+      expect(execFileSync('getent', ['passwd', SANDBOX_USER], { encoding: 'utf8' })).toContain(SANDBOX_USER);
+    } finally {
+      await run.cleanup();
+      f.cleanup();
+    }
+  }, 300_000);
+});

@@ -1,0 +1,58 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { ToolRegistry } from '../../src/protocol/execute.js';
+import { defineTool, textOutput, type ArgsOf } from '../../src/protocol/tool.js';
+import { textOf } from '../../src/protocol/types.js';
+
+// A tool's argument type comes from its schema: change one and the other follows, or the build fails.
+
+const schema = {
+  type: 'object',
+  properties: {
+    path: { type: 'string' },
+    limit: { type: 'integer' },
+    literal: { type: 'boolean' },
+    mode: { enum: ['head', 'tail'] },
+    globs: { type: 'array', items: { type: 'string' } },
+  },
+  required: ['path'],
+  additionalProperties: false,
+} as const;
+
+describe('tool arguments derived from the schema', () => {
+  it('types required and optional properties from the schema', () => {
+    expectTypeOf<ArgsOf<typeof schema>>().toEqualTypeOf<{
+      path: string;
+      limit?: number;
+      literal?: boolean;
+      mode?: 'head' | 'tail';
+      globs?: string[];
+    }>();
+  });
+
+  it('gives execute the schema’s type, and the registry validates against the same schema', async () => {
+    const seen: unknown[] = [];
+    const tool = defineTool({
+      name: 'peek',
+      description: 'Shows a path.',
+      parameters: schema,
+      async execute(args) {
+        expectTypeOf(args.path).toEqualTypeOf<string>();
+        expectTypeOf(args.mode).toEqualTypeOf<'head' | 'tail' | undefined>();
+        seen.push(args);
+        return textOutput(`${args.path} ${args.mode ?? 'head'}`);
+      },
+    });
+    const registry = new ToolRegistry([tool]);
+    const ok = await registry.execute(
+      { type: 'toolCall', id: 'c1', name: 'peek', input: { path: 'a.ts', mode: 'tail' } },
+      new AbortController().signal,
+    );
+    expect(textOf(ok.content)).toBe('a.ts tail');
+    const bad = await registry.execute(
+      { type: 'toolCall', id: 'c2', name: 'peek', input: { mode: 'middle' } },
+      new AbortController().signal,
+    );
+    expect(bad.isError).toBe(true);
+    expect(seen).toHaveLength(1);
+  });
+});

@@ -1,0 +1,238 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, lstatSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createSandbox,
+  SANDBOX_USER,
+  SandboxSetupError,
+  type SandboxSetup,
+} from '../../src/sandbox/index.js';
+import { runCommand } from '../../src/tools/process.js';
+import {
+  aclEntriesAbove,
+  CREDENTIAL,
+  createFixture,
+  missingForSandbox,
+  RUNNER_SECRET,
+  type Fixture,
+} from './fixture.js';
+
+// How the sandbox is set up and taken down: it fails closed, its self-check catches a sandbox that
+// does not hold, and it leaves nothing behind.
+
+const missing = missingForSandbox();
+if (missing) console.warn(`skipping the sandbox set-up tests: ${missing}`);
+
+function isolated(setup: SandboxSetup): Extract<SandboxSetup, { kind: 'isolated' }> {
+  if (setup.kind !== 'isolated') throw new Error(`not isolated: ${setup.reason}`);
+  return setup;
+}
+
+const run = (setup: Extract<SandboxSetup, { kind: 'isolated' }>, f: Fixture, command: string) =>
+  runCommand({ command, cwd: f.workspace, env: f.env, sandbox: setup.sandbox, timeoutMs: 20_000 });
+
+describe('createSandbox', () => {
+  it('is unavailable, never half-set-up, when turned off', async () => {
+    const f = createFixture();
+    try {
+      expect(await createSandbox({ workspace: f.workspace, mode: 'off' })).toEqual({
+        kind: 'unavailable',
+        reason: 'turned off',
+      });
+    } finally {
+      f.cleanup();
+    }
+  });
+});
+
+describe.skipIf(missing !== undefined)('sandbox set-up', () => {
+  let f: Fixture;
+  beforeAll(() => {
+    f = createFixture();
+  });
+  afterAll(() => f?.cleanup());
+
+  it('leaves no ACL entry for the sandbox user on the workspace or above it after dispose', async () => {
+    const setup = isolated(
+      await createSandbox({ workspace: f.workspace, privateDirs: [f.runnerTemp], env: f.env }),
+    );
+    // while it runs, the workspace carries the entry (so the check below can see one)
+    expect(aclEntriesAbove(f.workspace, SANDBOX_USER).join('\n')).toContain(f.workspace);
+    // ... and no folder above it does: the mount namespace makes the way down passable instead
+    expect(aclEntriesAbove(join(f.workspace, '..'), SANDBOX_USER)).toEqual([]);
+    await setup.dispose();
+    expect(aclEntriesAbove(f.workspace, SANDBOX_USER)).toEqual([]);
+    expect(aclEntriesAbove(join(f.workspace, '.git'), SANDBOX_USER)).toEqual([]);
+    expect(aclEntriesAbove(f.runnerTemp, SANDBOX_USER)).toEqual([]);
+  });
+
+  it.each([
+    ['read-only-git', /git-renamed/],
+    ['hide-above', /above-visible/],
+    ['private-dirs', /private-visible/],
+  ] as const)(
+    'throws when the self-check finds a defence missing (%s), and takes back its access',
+    async (defence, why) => {
+      const attempt = createSandbox({
+        workspace: f.workspace,
+        privateDirs: [f.runnerTemp],
+        env: f.env,
+        weaken: [defence],
+      });
+      await expect(attempt).rejects.toThrow(SandboxSetupError);
+      await expect(attempt).rejects.toThrow(why);
+      expect(aclEntriesAbove(f.workspace, SANDBOX_USER)).toEqual([]);
+    },
+  );
+
+  it('throws when the sandbox user cannot be created, before touching the workspace', async () => {
+    // useradd refuses the name, so nothing is created; the step is tried twice, then given up
+    const attempt = createSandbox({ workspace: f.workspace, env: f.env, user: 'no such user!' });
+    await expect(attempt).rejects.toThrow(SandboxSetupError);
+    await expect(attempt).rejects.toThrow(/could not create user no such user!/);
+    expect(aclEntriesAbove(f.workspace, SANDBOX_USER)).toEqual([]);
+  });
+
+  it('with .git left writable, a command can rename it (what the read-only mount stops)', async () => {
+    const setup = isolated(
+      await createSandbox({
+        workspace: f.workspace,
+        env: f.env,
+        weaken: ['read-only-git'],
+        selfCheck: false,
+      }),
+    );
+    try {
+      const r = await run(setup, f, 'mv .git stolen && echo renamed');
+      expect(r.text).toContain('renamed');
+    } finally {
+      renameSync(join(f.workspace, 'stolen'), join(f.workspace, '.git'));
+      await setup.dispose();
+    }
+  });
+
+  it('with RUNNER_TEMP left uncovered, a command reads it (what the private tmpfs stops)', async () => {
+    const setup = isolated(
+      await createSandbox({
+        workspace: f.workspace,
+        privateDirs: [f.runnerTemp],
+        env: f.env,
+        weaken: ['private-dirs'],
+        selfCheck: false,
+      }),
+    );
+    try {
+      const r = await run(setup, f, `cat ${f.runnerTemp}/checkout-credential`);
+      expect(r.text).toContain(RUNNER_SECRET);
+    } finally {
+      await setup.dispose();
+    }
+  });
+
+  it('with the ancestors opened by ACL instead of hidden, the HOME credential leaks (the old way)', async () => {
+    // HOME outside /tmp, so that the fresh /tmp does not hide it anyway
+    const v = createFixture('/var/tmp');
+    const above: string[] = [];
+    for (let d = join(v.workspace, '..'); d !== v.home; d = join(d, '..')) above.push(d);
+    above.push(v.home);
+    execFileSync('setfacl', ['-m', `u:${SANDBOX_USER}:x`, ...above]);
+    const setup = isolated(
+      await createSandbox({ workspace: v.workspace, env: v.env, weaken: ['hide-above'], selfCheck: false }),
+    );
+    try {
+      const r = await run(setup, v, `cat ${v.home}/.netrc`);
+      expect(r.text).toContain(CREDENTIAL);
+    } finally {
+      await setup.dispose();
+      v.cleanup();
+    }
+  });
+
+  it("mounts a worktree's .git file read-only too", async () => {
+    const w = createFixture();
+    try {
+      rmSync(join(w.workspace, '.git'), { recursive: true });
+      writeFileSync(join(w.workspace, '.git'), 'gitdir: /nonexistent/main/.git/worktrees/repo\n');
+      const setup = isolated(await createSandbox({ workspace: w.workspace, env: w.env }));
+      try {
+        const r = await run(setup, w, 'mv .git moved; echo "gitdir: /tmp/evil" > .git; rm -f .git; cat .git');
+        expect(r.text).toMatch(/Device or resource busy|Read-only file system/);
+        expect(r.text).toContain('gitdir: /nonexistent/main/.git/worktrees/repo');
+      } finally {
+        await setup.dispose();
+      }
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  it('shares the workspace through the group without setfacl, and restores the root folder', async () => {
+    const g = createFixture();
+    try {
+      chmodSync(g.workspace, 0o750);
+      const before = lstatSync(g.workspace);
+      const setup = isolated(await createSandbox({ workspace: g.workspace, env: g.env, access: 'group' }));
+      expect(setup.reason).toMatch(/group access/);
+      writeFileSync(join(g.workspace, 'made-by-tools.txt'), 'x\n');
+      const r = await runCommand({
+        command: 'echo more >> made-by-tools.txt && mkdir -p build && echo ok',
+        cwd: g.workspace,
+        env: g.env,
+        sandbox: setup.sandbox,
+      });
+      expect(r.text).toBe('ok\n');
+      await setup.dispose();
+      const after = lstatSync(g.workspace);
+      expect([after.mode, after.gid]).toEqual([before.mode, before.gid]);
+    } finally {
+      g.cleanup();
+    }
+  });
+});
+
+describe.skipIf(missing !== undefined || process.getuid?.() !== 0)('sandbox without privileges', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync('/tmp/pl-sbx-unpriv-');
+    chmodSync(dir, 0o755);
+    writeFileSync(
+      join(dir, 'driver.ts'),
+      `import { createSandbox } from ${JSON.stringify(join(import.meta.dirname, '../../src/sandbox/index.ts'))};\n` +
+        'console.log(JSON.stringify(await createSandbox({ workspace: process.argv[2] })));\n',
+    );
+    await build({
+      entryPoints: [join(dir, 'driver.ts')],
+      outfile: join(dir, 'driver.mjs'),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      logLevel: 'warning',
+    });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is unavailable (not an error) for a user who is not root and has no passwordless sudo', () => {
+    const r = spawnSync(
+      'setpriv',
+      [
+        '--reuid',
+        'nobody',
+        '--regid',
+        'nogroup',
+        '--clear-groups',
+        '--',
+        process.execPath,
+        join(dir, 'driver.mjs'),
+        dir,
+      ],
+      { encoding: 'utf8', env: { PATH: process.env.PATH } },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      kind: 'unavailable',
+      reason: expect.stringMatching(/^commands cannot run as another user: not root, and sudo/),
+    });
+  });
+});
