@@ -1,8 +1,15 @@
 // The esbuild settings of the committed bundles, shared by `npm run build` and the tests that
 // bundle into a temp folder (so they never touch the committed dist/).
+import { Ajv } from 'ajv';
+import standaloneCode from 'ajv/dist/standalone/index.js';
 import { build } from 'esbuild';
-import { chmodSync } from 'node:fs';
-import { basename, dirname, extname, join } from 'node:path';
+import { chmodSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const ROOT = resolve(import.meta.dirname, '..');
 
 const banner = [
   // CommonJS dependencies inside an ESM bundle need require, __filename and __dirname.
@@ -38,8 +45,71 @@ export async function bundleEntries(entries, outdir, { extension = '.js' } = {})
     keepNames: true,
     logLevel: 'warning',
     banner: { js: banner },
+    plugins: [precompiledToolChecks],
   });
 }
+
+/**
+ * The built-in tools' JSON Schemas, as the tool factories make them, and the options of the checks: src/tools is bundled to a
+ * scratch file beside node_modules (so its packages resolve) and asked for its tools.
+ */
+async function toolSchemas() {
+  const cache = join(ROOT, 'node_modules', '.cache', 'patchloop');
+  mkdirSync(cache, { recursive: true });
+  const scratch = join(cache, `tool-schemas-${process.pid}-${Math.random().toString(36).slice(2)}.mjs`);
+  const workspace = await mkdtemp(join(tmpdir(), 'pl-schemas-'));
+  try {
+    await build({
+      stdin: {
+        contents: [
+          "export { createWorkspaceTools } from './src/tools/index.ts';",
+          "export { AJV_OPTIONS } from './src/protocol/arguments.ts';",
+        ].join('\n'),
+        resolveDir: ROOT,
+        loader: 'ts',
+      },
+      outfile: scratch,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'warning',
+    });
+    const { createWorkspaceTools, AJV_OPTIONS } = await import(pathToFileURL(scratch).href);
+    const tools = createWorkspaceTools({ root: workspace, allowBash: true, testCommand: 'true' });
+    return { schemas: tools.map((t) => t.parameters), options: AJV_OPTIONS };
+  } finally {
+    rmSync(scratch, { force: true });
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Replaces src/protocol/tool-validators.ts in the bundle with ajv's standalone code for the
+ * built-in tools' schemas (the same options as src/protocol/arguments.ts), keyed by the schema's
+ * JSON: a run then neither loads ajv nor compiles its meta-schema (30–40 ms at start-up).
+ */
+const precompiledToolChecks = {
+  name: 'precompiled-tool-checks',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]protocol[\\/]tool-validators\.ts$/ }, async () => {
+      const { schemas, options } = await toolSchemas();
+      const keys = [...new Set(schemas.map((s) => JSON.stringify(s)))];
+      const ajv = new Ajv({ ...options, code: { source: true, esm: true } });
+      keys.forEach((key, i) => ajv.addSchema(JSON.parse(key), `tool${i}`));
+      const code = standaloneCode.default(
+        ajv,
+        Object.fromEntries(keys.map((_, i) => [`check${i}`, `tool${i}`])),
+      );
+      const map = keys.map((key, i) => `[${JSON.stringify(key)}, check${i}]`).join(',\n  ');
+      return {
+        contents: `${code}\nexport const precompiledChecks = new Map([\n  ${map},\n]);\n`,
+        loader: 'js',
+        resolveDir: ROOT,
+      };
+    });
+  },
+};
 
 /** Bundles one entry to `outfile` (its chunks beside it, in chunks/); `executable` sets mode 755. */
 export async function bundle(entry, outfile, { executable = false } = {}) {

@@ -32,6 +32,10 @@ export interface ActionInputs {
   protectedPaths: string[];
   instructions: string;
   uploadArtifact: boolean;
+  /** A trigger where patchloop ran before continues that session (CONTRACT §5, following up). */
+  continueSession: boolean;
+  /** Images of the issue, PR and comments given to a model that takes them (CONTRACT §5). */
+  images: boolean;
   dryRun: boolean;
 }
 
@@ -59,6 +63,8 @@ const DEFAULTS: Record<string, string> = {
   'draft-pr': 'true',
   'protected-paths': '.github/workflows/**',
   'upload-artifact': 'true',
+  'continue-session': 'true',
+  images: 'true',
   'dry-run': 'false',
 };
 
@@ -149,6 +155,8 @@ export function readInputs(read: InputReader): ActionInputs {
     protectedPaths: listInput(get('protected-paths')),
     instructions: get('instructions'),
     uploadArtifact: bool('upload-artifact'),
+    continueSession: bool('continue-session'),
+    images: bool('images'),
     dryRun: bool('dry-run'),
   };
 }

@@ -1,5 +1,5 @@
 import { ToolRegistry } from '../protocol/execute.js';
-import { errorResult, syntheticReason, unansweredCalls } from '../protocol/pairing.js';
+import { errorResult, pairToolResults, syntheticReason, unansweredCalls } from '../protocol/pairing.js';
 import type { AnyAgentTool, ToolDefinition } from '../protocol/tool.js';
 import type { TranscriptWriter } from '../protocol/transcript.js';
 import type { AssistantMessage, Message, ToolResultMessage, Usage, UserMessage } from '../protocol/types.js';
@@ -14,8 +14,14 @@ export interface AgentOptions {
   provider: Provider;
   tools: AnyAgentTool[];
   systemPrompt: string;
-  /** The task; a string becomes the first user message. */
+  /** The task; a string becomes the first user message (after `earlier`'s messages). */
   task: string | UserMessage;
+  /**
+   * An earlier session this one continues (CONTRACT §7): its messages are written to the
+   * transcript as recorded, then a `continue` event with `event`'s fields, then the task. The
+   * model sees them first (failed turns left out, every call paired), compacted when they do not fit.
+   */
+  earlier?: { messages: readonly Message[]; event?: Record<string, unknown> };
   /** Assistant turns; after the last one no further model request is made. */
   maxTurns: number;
   /** Stop before the estimated cost would pass this (only when the model's price is known). */
@@ -178,10 +184,55 @@ class AgentRun {
         ? { role: 'user', content: this.o.task, timestamp: this.now() }
         : this.o.task;
     this.task = task;
+    if (this.o.earlier) this.startFrom(this.o.earlier, task);
     this.append(task);
     this.baseTokens = estimateTokens([
       { role: 'user', content: this.o.systemPrompt + JSON.stringify(this.definitions), timestamp: 0 },
     ]);
+  }
+
+  /**
+   * The earlier session's messages: recorded as they were (plus a result for any call it left
+   * open, so the file keeps the pairing rule), then the `continue` event; the model sees its
+   * successful turns. Compaction then keeps the earlier task with the new request beside it, so
+   * the request is never folded into a note.
+   */
+  private startFrom(earlier: NonNullable<AgentOptions['earlier']>, task: UserMessage): void {
+    const recorded = [...earlier.messages];
+    for (const m of recorded) this.o.transcript?.message(m);
+    for (const call of unansweredCalls(recorded)) {
+      const result = errorResult(
+        call,
+        'Tool call not run: the earlier session ended before the tool ran.',
+        this.now(),
+      );
+      recorded.push(result);
+      this.o.transcript?.message(result);
+    }
+    this.o.transcript?.event('continue', { ...earlier.event, earlierMessages: earlier.messages.length });
+    const failed = new Set<string>();
+    const kept: Message[] = [];
+    for (const m of recorded) {
+      if (m.role === 'assistant' && (m.stopReason === 'error' || m.stopReason === 'aborted')) {
+        for (const call of toolCallsOf(m)) failed.add(call.id);
+        continue;
+      }
+      if (m.role === 'toolResult' && failed.has(m.toolCallId)) continue;
+      kept.push(m);
+    }
+    this.context = pairToolResults(kept);
+    const first = this.context[0];
+    if (first?.role === 'user') {
+      const base =
+        typeof first.content === 'string' ? [{ type: 'text' as const, text: first.content }] : first.content;
+      this.task = {
+        ...first,
+        content: [
+          ...base,
+          { type: 'text', text: `\n\n[The request this session continues with]\n${textOf(task.content)}` },
+        ],
+      };
+    }
   }
 
   /** The window of the model that answers next: read every turn, since a fallback changes it. */

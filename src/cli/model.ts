@@ -2,13 +2,8 @@ import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { parseTranscript, type SessionLine } from '../protocol/transcript.js';
 import { textOf, type Usage } from '../protocol/types.js';
-import {
-  createFallbackProvider,
-  createProvider,
-  createScriptedProvider,
-  parseFallbackSpec,
-  scriptFromTranscript,
-} from '../providers/index.js';
+import { createScriptedProvider, parseFallbackSpec, scriptFromTranscript } from '../providers/index.js';
+import { createSessionProvider } from '../providers/session.js';
 import type { Provider, ProviderName } from '../providers/types.js';
 import { normalizeUsage } from '../report/normalize.js';
 import { UsageError } from './io.js';
@@ -38,18 +33,15 @@ export interface CliModel {
 export function loadModel(f: ModelFlags, cwd: string, env: NodeJS.ProcessEnv): CliModel {
   if (f.replay) return loadReplay(resolve(cwd, f.replay));
   try {
-    const primary = createProvider({
+    const provider = createSessionProvider({
       provider: f.provider,
       model: f.model,
       apiKey: f.apiKey,
       baseUrl: f.baseUrl,
+      ...(f.fallback ? { fallback: parseFallbackSpec(f.fallback) } : {}),
       env,
     });
-    if (!f.fallback) return { provider: primary };
-    const spec = parseFallbackSpec(f.fallback);
-    // The fallback's key and base URL come from its provider's usual environment variables.
-    const backup = createProvider({ provider: spec.provider, model: spec.model, env });
-    return { provider: createFallbackProvider(primary, backup) };
+    return { provider };
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { buildSystemPrompt, loadAgentsMd, runAgent, type AgentResult } from '../agent/index.js';
@@ -12,7 +12,8 @@ import {
 } from '../git/index.js';
 import { createRedactor, secretsFromEnv } from '../protocol/redact.js';
 import type { Redactor } from '../protocol/transcript.js';
-import { TranscriptWriter } from '../protocol/transcript.js';
+import { parseTranscript, TranscriptWriter, type SessionLine } from '../protocol/transcript.js';
+import type { Message } from '../protocol/types.js';
 import { preloadProvider } from '../providers/index.js';
 import { PROVIDER_NAMES, type ProviderName } from '../providers/types.js';
 import { renderSummaryText, toolLogFromMessages } from '../report/summary.js';
@@ -26,6 +27,7 @@ import { loadModel, type CliModel } from './model.js';
 import { createTimeline } from './timeline.js';
 
 export const RUN_USAGE = `Usage: patchloop run [options] "task"
+       patchloop run --continue FILE.jsonl [options] "next request"
 
 Runs the agent on a local git checkout and commits its changes to a new local branch.
 The live timeline goes to stderr; the summary and the transcript path to stdout.
@@ -47,6 +49,9 @@ Options:
   --instructions TEXT     appended to the system prompt
   --branch B              branch for the commit (default: patchloop/<task>-<time>)
   --transcript FILE       where the JSONL transcript goes (default: the system temp folder)
+  --continue FILE.jsonl   continue a recorded session: the model gets its conversation first, the
+                          work goes on the branch it left (when it still exists), with the same
+                          model unless --provider / --model say otherwise
   --replay FILE.jsonl     use a recorded transcript's assistant messages as the model (no network);
                           the task and test command default to the recorded ones
 
@@ -69,6 +74,7 @@ const FLAGS = {
   branch: 'string',
   transcript: 'string',
   replay: 'string',
+  continue: 'string',
   help: 'boolean',
 } as const;
 
@@ -93,7 +99,17 @@ export const runCommand: CliCommand = async (argv, io) => {
   const maxTurns = positiveInt('max-turns', flags['max-turns']) ?? 40;
   const maxCostUsd = positiveNumber('max-cost-usd', flags['max-cost-usd']);
   const timeoutMinutes = positiveNumber('timeout-minutes', flags['timeout-minutes']) ?? 30;
-  const provider = flags.provider ?? 'anthropic';
+  const earlier = flags.continue ? readEarlierSession(resolve(io.cwd, flags.continue)) : undefined;
+  // A continued session keeps its model unless the flags name another.
+  const recordedProvider = earlier?.session.provider;
+  const provider =
+    flags.provider ??
+    (typeof recordedProvider === 'string' && (PROVIDER_NAMES as readonly string[]).includes(recordedProvider)
+      ? recordedProvider
+      : 'anthropic');
+  const modelId =
+    flags.model ??
+    (earlier && !flags.provider && provider === recordedProvider ? earlier.session.model : undefined);
   if (!(PROVIDER_NAMES as readonly string[]).includes(provider)) {
     throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got "${provider}"`);
   }
@@ -103,6 +119,19 @@ export const runCommand: CliCommand = async (argv, io) => {
     existingFolder('repo', resolve(io.cwd, flags.repo ?? '.')),
     flags.branch,
   );
+  // On the branch the earlier session left, when it still exists (and no --branch asks for another).
+  let continueOn: string | undefined;
+  if (earlier?.branch && flags.branch === undefined) {
+    if (await checkout.repo.branchExists(earlier.branch)) {
+      checkout.head = await checkout.repo.checkoutBranch(earlier.branch);
+      checkout.branch = earlier.branch;
+      continueOn = earlier.branch;
+    } else {
+      io.stderr.write(
+        `patchloop: the branch ${earlier.branch} of the earlier session no longer exists; the work goes to a new branch.\n`,
+      );
+    }
+  }
   // Before the first command, beside the rest of the start-up: patchloop's git then uses a
   // private git dir and reads nothing a command may write under the checkout's .git.
   const isolating = checkout.repo.isolate();
@@ -110,7 +139,7 @@ export const runCommand: CliCommand = async (argv, io) => {
   const model = loadModel(
     {
       provider: provider as ProviderName,
-      model: flags.model,
+      model: modelId,
       baseUrl: flags['base-url'],
       apiKey: flags['api-key'],
       fallback: flags['fallback-model'],
@@ -119,7 +148,11 @@ export const runCommand: CliCommand = async (argv, io) => {
     io.cwd,
     io.env,
   );
-  const task = positionals.join(' ').trim() || model.recordedTask;
+  const task = positionals.join(' ').trim() || (earlier ? undefined : model.recordedTask);
+  if (!task && earlier)
+    throw new UsageError(
+      'missing the next request, e.g. patchloop run --continue FILE.jsonl "also handle negative numbers"',
+    );
   if (!task)
     throw new UsageError('missing the task, e.g. patchloop run "fix the failing test in src/math.js"');
 
@@ -130,7 +163,7 @@ export const runCommand: CliCommand = async (argv, io) => {
   const redact = createRedactor([...(flags['api-key'] ? [flags['api-key']] : []), ...secretsFromEnv(io.env)]);
   const transcript = openTranscript(transcriptPath, checkout.root, redact, io);
 
-  const recorded = model.recordedSession?.testCommand;
+  const recorded = model.recordedSession?.testCommand ?? earlier?.session.testCommand;
   const testCommand = flags['test-command'] ?? (typeof recorded === 'string' ? recorded : undefined);
   const allowBash = flags['allow-bash'] === true;
   const sandboxMode = flags.sandbox ?? 'auto';
@@ -190,8 +223,11 @@ export const runCommand: CliCommand = async (argv, io) => {
     trigger: 'cli',
     provider: model.provider.name,
     model: model.provider.model,
+    ...(earlier ? { continues: { sessionId: earlier.session.id } } : {}),
     workspace: checkout.root,
-    baseCommit: checkout.head,
+    // Where the whole session (the earlier part too) started, for replay; and where this part did.
+    baseCommit: typeof earlier?.session.baseCommit === 'string' ? earlier.session.baseCommit : checkout.head,
+    ...(earlier ? { continuedFrom: checkout.head } : {}),
     allowBash,
     isolated: sandbox.kind === 'isolated',
     ...(testCommand ? { testCommand } : {}),
@@ -210,6 +246,14 @@ export const runCommand: CliCommand = async (argv, io) => {
       tools,
       systemPrompt,
       task,
+      ...(earlier
+        ? {
+            earlier: {
+              messages: earlier.messages,
+              event: { sessionId: earlier.session.id, transcript: basename(earlier.path) },
+            },
+          }
+        : {}),
       maxTurns,
       maxCostUsd,
       timeoutMs: timeoutMinutes * 60_000,
@@ -218,7 +262,17 @@ export const runCommand: CliCommand = async (argv, io) => {
       onEvent: (e) => timeline.onEvent(e),
     });
     timeline.close();
-    return await finish({ io, checkout, task, result, model, transcript, redact, branch: flags.branch });
+    return await finish({
+      io,
+      checkout,
+      task,
+      result,
+      model,
+      transcript,
+      redact,
+      branch: flags.branch,
+      continueOn,
+    });
   } finally {
     timeline.close();
     interrupt.dispose();
@@ -286,6 +340,8 @@ interface Finish {
   transcript: TranscriptWriter;
   redact: Redactor;
   branch: string | undefined;
+  /** the earlier session's branch, checked out: the commit goes on top of it */
+  continueOn?: string;
 }
 
 /** Commits the work, writes the summary line, prints the summary; returns the exit status. */
@@ -298,11 +354,12 @@ async function finish({
   transcript,
   redact,
   branch,
+  continueOn,
 }: Finish): Promise<number> {
   let commit: LocalCommit | undefined;
   let commitError: string | undefined;
   try {
-    commit = await commitWork(checkout, task, result, branch);
+    commit = await commitWork(checkout, task, result, branch, continueOn);
     if (commit) transcript.event('commit', { branch: commit.branch, sha: commit.sha, files: commit.files });
   } catch (err) {
     commitError = `The changes could not be committed: ${err instanceof Error ? err.message : String(err)}`;
@@ -358,9 +415,10 @@ async function commitWork(
   task: string,
   result: AgentResult,
   branch: string | undefined,
+  continueOn?: string,
 ): Promise<LocalCommit | undefined> {
   const repo = checkout.repo;
-  const name = branch ?? (await repo.unusedBranchName(defaultBranchName(task, new Date())));
+  const name = continueOn ?? branch ?? (await repo.unusedBranchName(defaultBranchName(task, new Date())));
   const title = task.split('\n')[0]!.trim();
   const message = [
     `patchloop: ${title.length > 60 ? `${title.slice(0, 59)}…` : title}`,
@@ -370,11 +428,41 @@ async function commitWork(
     `Outcome: ${result.conclusion}${result.error ? ` (${result.error})` : ''}`,
     `Model: ${result.models.join(', ') || 'none'}; turns: ${result.turns}`,
   ].join('\n');
-  const { commit, leftOut } = await repo.commitChanges(message, { branch: name });
+  const { commit, leftOut } = await repo.commitChanges(message, continueOn ? {} : { branch: name });
   // The checkout is left on the new branch with the commit (CONTRACT §8).
   if (commit) await repo.writeBack();
   await repo.dispose().catch(() => undefined);
   if (!commit) return undefined;
   const left = describeLeftOut(leftOut);
   return { branch: name, sha: commit.sha, files: commit.files, ...(left ? { leftOut: left } : {}) };
+}
+
+interface EarlierSession {
+  path: string;
+  session: SessionLine;
+  messages: Message[];
+  /** the branch the session left its work on */
+  branch?: string;
+}
+
+/** The recorded session `--continue` names; a file that holds none is a usage error. */
+function readEarlierSession(path: string): EarlierSession {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(
+      `--continue: cannot read ${path} (${err instanceof Error ? err.message : String(err)})`,
+    );
+  }
+  const parsed = parseTranscript(text);
+  if (!parsed.session || parsed.messages.length === 0)
+    throw new UsageError(`--continue: ${path} is not a patchloop transcript with a session and its messages`);
+  let branch: string | undefined;
+  const fromSummary = parsed.summary?.branch;
+  if (typeof fromSummary === 'string') branch = fromSummary;
+  for (const e of parsed.events)
+    if (!branch && e.event === 'commit' && typeof e.branch === 'string') branch = e.branch;
+  if (!branch && typeof parsed.session.branch === 'string') branch = parsed.session.branch;
+  return { path, session: parsed.session, messages: parsed.messages, ...(branch ? { branch } : {}) };
 }

@@ -302,6 +302,13 @@ export class GitRepo {
     await this.git(['checkout', '-b', name, ...(from ? [from] : [])]);
   }
 
+  /** Checks out an existing local branch (before isolate(); `run --continue`). */
+  async checkoutBranch(branch: string): Promise<string> {
+    if (!(await this.isValidBranchName(branch))) throw new Error(`Not a branch name: ${branch}`);
+    await this.git(['checkout', '--quiet', branch, '--']);
+    return this.headSha();
+  }
+
   /** Checks out origin's `branch` (fetched now) as the local branch of the same name. */
   async checkoutRemoteBranch(branch: string): Promise<string> {
     await this.remote([

@@ -20,18 +20,70 @@ export interface TrackingCommentOptions {
   now?: () => number;
 }
 
+/**
+ * What a later run needs to continue this run's session (CONTRACT §5, following up), kept in a
+ * hidden comment beside the tracking marker. Trusted only on comments by the bot identity that
+ * posts patchloop's own comments: anyone can paste a marker.
+ */
+export interface SessionMarker {
+  runId: string;
+  sessionId: string;
+  branch?: string;
+  artifactId?: number;
+  artifactName?: string;
+}
+
+const SESSION_MARKER = /<!-- patchloop:session ([A-Za-z0-9_-]{1,4000}) -->/;
+
+/** The hidden session marker: base64url JSON, so no branch name can end the HTML comment early. */
+export function sessionMarkerText(m: SessionMarker): string {
+  return `<!-- patchloop:session ${Buffer.from(JSON.stringify(m), 'utf8').toString('base64url')} -->`;
+}
+
+/** The session marker of a comment body, when it holds a well-formed one. */
+export function readSessionMarker(body: string | null | undefined): SessionMarker | undefined {
+  const match = body ? SESSION_MARKER.exec(body) : null;
+  if (!match) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(match[1]!, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!value || typeof value !== 'object') return undefined;
+  const v = value as Record<string, unknown>;
+  const str = (x: unknown): x is string => typeof x === 'string' && x.length > 0 && x.length <= 255;
+  if (!str(v.runId) || !/^\d+$/.test(v.runId) || !str(v.sessionId)) return undefined;
+  const m: SessionMarker = { runId: v.runId, sessionId: v.sessionId };
+  if (str(v.branch)) m.branch = v.branch;
+  if (typeof v.artifactId === 'number' && Number.isSafeInteger(v.artifactId) && v.artifactId > 0)
+    m.artifactId = v.artifactId;
+  if (str(v.artifactName)) m.artifactName = v.artifactName;
+  return m;
+}
+
+/** Removes both markers (for quoting an earlier summary). */
+export function withoutMarkers(body: string): string {
+  return body.replace(new RegExp(SESSION_MARKER.source, 'g'), '').replaceAll(TRACKING_MARKER, '').trim();
+}
+
 /** Adds the marker that keeps the run's own comment from triggering a run, and keeps the length legal. */
-export function commentBody(text: string, redact?: (text: string) => string): string {
+export function commentBody(text: string, redact?: (text: string) => string, marker?: SessionMarker): string {
   const clean = redact ? redact(text) : text;
-  const marked = `${clean}\n\n${TRACKING_MARKER}`;
+  const tail = `${TRACKING_MARKER}${marker ? `\n${sessionMarkerText(marker)}` : ''}`;
+  const marked = `${clean}\n\n${tail}`;
   if (marked.length <= COMMENT_LIMIT) return marked;
   const note = '\n\n[… cut to fit GitHub’s comment limit]';
-  return `${clean.slice(0, COMMENT_LIMIT - note.length - TRACKING_MARKER.length - 2)}${note}\n\n${TRACKING_MARKER}`;
+  return `${clean.slice(0, COMMENT_LIMIT - note.length - tail.length - 2)}${note}\n\n${tail}`;
 }
 
 export class TrackingComment {
   readonly id: number;
   readonly url: string;
+  /** the login that posted it: the identity whose earlier markers are trusted */
+  readonly author?: string;
+  /** the session marker every later edit carries */
+  marker?: SessionMarker;
   /** number of edits written (progress and final) */
   edits = 0;
   lastError?: string;
@@ -49,9 +101,13 @@ export class TrackingComment {
     id: number,
     url: string,
     body: string,
+    author: string | undefined,
+    marker: SessionMarker | undefined,
   ) {
     this.id = id;
     this.url = url;
+    this.author = author;
+    this.marker = marker;
     this.interval = options.minIntervalMs ?? 3000;
     this.now = options.now ?? Date.now;
     this.lastWriteAt = this.now();
@@ -59,8 +115,12 @@ export class TrackingComment {
   }
 
   /** Posts the comment. Throws an Error whose message names the missing permission. */
-  static async create(options: TrackingCommentOptions, text: string): Promise<TrackingComment> {
-    const body = commentBody(text, options.redact);
+  static async create(
+    options: TrackingCommentOptions,
+    text: string,
+    marker?: SessionMarker,
+  ): Promise<TrackingComment> {
+    const body = commentBody(text, options.redact, marker);
     try {
       const { data } = await options.github.rest.issues.createComment({
         owner: options.owner,
@@ -68,7 +128,7 @@ export class TrackingComment {
         issue_number: options.issueNumber,
         body,
       });
-      return new TrackingComment(options, data.id, data.html_url, body);
+      return new TrackingComment(options, data.id, data.html_url, body, data.user?.login, marker);
     } catch (err) {
       throw new Error(
         describeGitHubError(err, 'comment', `Creating the tracking comment on #${options.issueNumber}`),
@@ -93,7 +153,7 @@ export class TrackingComment {
     this.timer = undefined;
     this.pending = undefined;
     await this.inFlight;
-    return this.write(commentBody(text, this.options.redact), true);
+    return this.write(commentBody(text, this.options.redact, this.marker), true);
   }
 
   private schedule(): void {
@@ -111,7 +171,7 @@ export class TrackingComment {
 
   private flush(): void {
     if (this.closed || this.pending === undefined) return;
-    const body = commentBody(this.pending, this.options.redact);
+    const body = commentBody(this.pending, this.options.redact, this.marker);
     this.pending = undefined;
     if (body === this.lastBody) return;
     this.inFlight = this.write(body, false).then(() => {

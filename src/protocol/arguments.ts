@@ -1,5 +1,6 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject } from 'ajv';
 import type { JsonSchema, ToolDefinition } from './tool.js';
+import { precompiledChecks, type SchemaCheck } from './tool-validators.js';
 
 // Argument text comes from a model and is untrusted until it has been parsed and validated here.
 
@@ -92,9 +93,28 @@ export function parseArguments(text: string): ParseResult {
   return { ok: true, value: value as Record<string, unknown> };
 }
 
-export type Validator = (args: Record<string, unknown>) => { ok: true } | { ok: false; error: string };
+export type ValidationResult = { ok: true } | { ok: false; error: string };
+/** Synchronous, except at the first use of a schema that has to be compiled (ajv is then loaded). */
+export type Validator = (args: Record<string, unknown>) => ValidationResult | Promise<ValidationResult>;
 
-const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
+/** The options of every check, ahead of time (scripts/bundle.mjs) and at first use alike. */
+export const AJV_OPTIONS = {
+  allErrors: true,
+  strict: false,
+  coerceTypes: false,
+  useDefaults: false,
+} as const;
+
+// Loaded only for a schema the bundle has no check for: compiling the first schema also compiles
+// ajv's meta-schema, 30–40 ms that would otherwise sit between spawn and the first request.
+let ajv: Promise<Ajv> | undefined;
+
+function compileCheck(schema: JsonSchema): SchemaCheck | Promise<SchemaCheck> {
+  const ready = precompiledChecks.get(JSON.stringify(schema));
+  if (ready) return ready;
+  ajv ??= import('ajv').then(({ Ajv }) => new Ajv(AJV_OPTIONS));
+  return ajv.then((a) => a.compile(schema));
+}
 
 function describe(e: ErrorObject): string {
   const at = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';
@@ -112,10 +132,13 @@ function describe(e: ErrorObject): string {
   }
 }
 
-/** Compiles a tool's schema once; the returned function lists every problem with the arguments. */
+/**
+ * A tool's schema check, compiled once at its first use (or taken from the bundle's precompiled
+ * checks); the returned function lists every problem with the arguments.
+ */
 export function compileValidator(tool: Pick<ToolDefinition, 'name' | 'parameters'>): Validator {
-  const validate: ValidateFunction = ajv.compile(tool.parameters as JsonSchema);
-  return (args) => {
+  let check: SchemaCheck | Promise<SchemaCheck> | undefined;
+  const run = (validate: SchemaCheck, args: Record<string, unknown>): ValidationResult => {
     if (validate(args)) return { ok: true };
     const problems = (validate.errors ?? []).map(describe);
     const unique = [...new Set(problems)];
@@ -129,5 +152,22 @@ export function compileValidator(tool: Pick<ToolDefinition, 'name' | 'parameters
       ok: false,
       error: `Invalid arguments for ${tool.name}:\n${unique.map((p) => `- ${p}`).join('\n')}\nReceived: ${received}`,
     };
+  };
+  const failed = (err: unknown): ValidationResult => ({
+    ok: false,
+    error: `The schema of ${tool.name} could not be compiled, so its arguments cannot be checked: ${err instanceof Error ? err.message : String(err)}`,
+  });
+  // Synchronous once the check exists: a caller's next step (starting the tool) is not put off by a tick.
+  return (args) => {
+    try {
+      check ??= compileCheck(tool.parameters as JsonSchema);
+    } catch (err) {
+      return failed(err);
+    }
+    if (!(check instanceof Promise)) return run(check, args);
+    return check.then(
+      (ready) => run((check = ready), args),
+      (err: unknown) => failed(err),
+    );
   };
 }

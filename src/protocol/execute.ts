@@ -3,6 +3,17 @@ import { errorResult } from './pairing.js';
 import { ToolError, type AnyAgentTool, type ToolOutput } from './tool.js';
 import type { ToolCall, ToolResultMessage } from './types.js';
 
+let changes = 0;
+
+/**
+ * How many times a tool that may change the workspace (one not marked `readOnly`: an edit, a
+ * write, a command) has started or finished running. Answers derived from the tree (the listing
+ * tools' cached `git ls-files`) are good while this stays the same.
+ */
+export function workspaceChanges(): number {
+  return changes;
+}
+
 /** A set of tools with their validators compiled once. */
 export class ToolRegistry {
   private readonly entries = new Map<string, { tool: AnyAgentTool; validate: Validator }>();
@@ -57,10 +68,13 @@ export class ToolRegistry {
       }
       args = call.input;
     }
-    const valid = entry.validate(args);
+    const checked = entry.validate(args);
+    const valid = checked instanceof Promise ? await checked : checked;
     if (!valid.ok) return errorResult(call, valid.error);
     if (signal.aborted)
       return errorResult(call, 'Tool call not run: the run was aborted before the tool ran.');
+    const mayChange = entry.tool.readOnly !== true;
+    if (mayChange) changes++;
     try {
       const out = await entry.tool.execute(args, { signal, toolCallId: call.id, onUpdate });
       const result: ToolResultMessage = {
@@ -84,6 +98,8 @@ export class ToolRegistry {
       );
       if (err instanceof ToolError && err.details !== undefined) result.details = err.details;
       return result;
+    } finally {
+      if (mayChange) changes++;
     }
   }
 }

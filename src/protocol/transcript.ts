@@ -14,6 +14,8 @@ export interface SessionFields {
   trigger: string;
   provider: string;
   model: string;
+  /** The session this one continues (following up; CLI `run --continue`); `runId` only in the action. */
+  continues?: { runId?: string; sessionId: string };
   [key: string]: unknown;
 }
 
@@ -38,6 +40,9 @@ export const EVENT_KINDS = [
   'push',
   'pull-request',
   'comment',
+  // the earlier session's messages end here (with `earlierMessages`), or the model was asked to
+  // go on after a cut-off or empty reply (with `turn` and `reason`)
+  'continue',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number] | (string & {});
 
@@ -128,6 +133,11 @@ export class TranscriptWriter {
     }
     this.fd = undefined;
   }
+}
+
+/** The `continue` event that ends an earlier session's messages in a continued transcript. */
+export function isSessionBoundary(line: TranscriptLine): boolean {
+  return line.type === 'event' && line.event === 'continue' && typeof line.earlierMessages === 'number';
 }
 
 export interface ParsedTranscript {

@@ -9,6 +9,8 @@ import type { FailureHints } from './hints.js';
 import { ANTHROPIC_ID_POLICY } from './ids.js';
 import { ByteMeter } from './metered-fetch.js';
 import { SdkNotices } from './sdk-notices.js';
+import { sseBatches } from './sse-reader.js';
+import type { TurnBuilder } from './turn-builder.js';
 import type { RetryPolicy } from './retry.js';
 import type { Context, Provider } from './types.js';
 
@@ -154,6 +156,29 @@ function mapStopReason(reason: string | null): { stop: StopReason; error?: strin
   }
 }
 
+/** An `event: error` frame as the SDK's own reader turns it into an error. */
+function errorFrame(data: string, headers: Headers): Error {
+  let body: unknown = data;
+  try {
+    body = JSON.parse(data);
+  } catch {
+    // the raw text then
+  }
+  const type = (body as { error?: { type?: string } } | null)?.error?.type;
+  return new Anthropic.APIError(
+    undefined,
+    body as object,
+    undefined,
+    headers,
+    type as ConstructorParameters<typeof Anthropic.APIError>[4],
+  );
+}
+
+interface TurnState {
+  stopReason: string | null;
+  stopped: boolean;
+}
+
 export function createAnthropicProvider(config: AnthropicConfig): Provider {
   const notices = new SdkNotices('@anthropic-ai/sdk');
   const meter = new ByteMeter();
@@ -180,90 +205,132 @@ export function createAnthropicProvider(config: AnthropicConfig): Provider {
     };
   }
 
+  /** One parsed event of the stream into the builder; returns the event to yield, if any. */
+  function apply(
+    ev: Anthropic.RawMessageStreamEvent,
+    builder: TurnBuilder,
+    turn: TurnState,
+  ): AttemptEvent | undefined {
+    switch (ev.type) {
+      case 'message_start': {
+        const u = ev.message.usage;
+        builder.setUsage({
+          inputTokens: u.input_tokens,
+          outputTokens: u.output_tokens,
+          cacheReadTokens: u.cache_read_input_tokens ?? 0,
+          cacheWriteTokens: u.cache_creation_input_tokens ?? 0,
+        });
+        return undefined;
+      }
+      case 'content_block_start': {
+        const b = ev.content_block;
+        if (b.type === 'tool_use') return builder.toolCallStart(ev.index, b.id, b.name);
+        if (b.type === 'text') return builder.text(ev.index, b.text);
+        if (b.type === 'thinking') return builder.thinking(ev.index, b.thinking);
+        if (b.type === 'redacted_thinking') builder.redactedThinking(ev.index, b.data);
+        return undefined;
+      }
+      case 'content_block_delta': {
+        const d = ev.delta;
+        if (d.type === 'text_delta') return builder.text(ev.index, d.text);
+        if (d.type === 'input_json_delta') return builder.toolCallDelta(ev.index, d.partial_json);
+        if (d.type === 'thinking_delta') return builder.thinking(ev.index, d.thinking);
+        if (d.type === 'signature_delta') builder.thinkingSignature(ev.index, d.signature);
+        return undefined;
+      }
+      case 'content_block_stop':
+        return builder.toolCallEnd(ev.index);
+      case 'message_delta': {
+        turn.stopReason = ev.delta.stop_reason ?? turn.stopReason;
+        const u = ev.usage;
+        builder.setUsage({
+          outputTokens: u.output_tokens,
+          ...(u.input_tokens != null ? { inputTokens: u.input_tokens } : {}),
+          ...(u.cache_read_input_tokens != null ? { cacheReadTokens: u.cache_read_input_tokens } : {}),
+          ...(u.cache_creation_input_tokens != null
+            ? { cacheWriteTokens: u.cache_creation_input_tokens }
+            : {}),
+        });
+        return undefined;
+      }
+      case 'message_stop':
+        turn.stopped = true;
+        return undefined;
+      default:
+        return undefined;
+    }
+  }
+
   async function* attempt(
     ctx: Context,
     signal: AbortSignal,
     opts: AttemptOptions,
   ): AsyncGenerator<AttemptEvent> {
     const { builder } = opts;
-    let stopReason: string | null = null;
-    let stopped = false;
+    const turn: TurnState = { stopReason: null, stopped: false };
     try {
-      const pending = notices.capture(() => client.messages.create(request(ctx, opts.maxTokens), { signal }));
+      // The SDK makes the request (headers, error statuses → its errors); the body is read here,
+      // a chunk's frames at a time (sse-reader.ts), instead of through its Stream, frame by frame.
+      const pending = notices.capture(() =>
+        client.messages.create(request(ctx, opts.maxTokens), { signal }).asResponse(),
+      );
       yield* notices.drain();
-      const stream = await pending;
-      for await (const ev of stream) {
-        switch (ev.type) {
-          case 'message_start': {
-            const u = ev.message.usage;
-            builder.setUsage({
-              inputTokens: u.input_tokens,
-              outputTokens: u.output_tokens,
-              cacheReadTokens: u.cache_read_input_tokens ?? 0,
-              cacheWriteTokens: u.cache_creation_input_tokens ?? 0,
-            });
+      const response = await pending;
+      if (!response.body)
+        throw new Anthropic.AnthropicError('the response to a streamed request had no body');
+      for await (const frames of sseBatches(response.body)) {
+        const out: AttemptEvent[] = [];
+        // A run of argument deltas to one tool call within the chunk goes to the builder as one
+        // delta (a MiB of arguments in 16-byte pieces is ~70,000 frames). Text and thinking keep
+        // an event per frame.
+        let run: { index: number; parts: string[] } | undefined;
+        const flush = () => {
+          if (!run) return;
+          const e = builder.toolCallDelta(
+            run.index,
+            run.parts.length === 1 ? run.parts[0]! : run.parts.join(''),
+          );
+          if (e) out.push(e);
+          run = undefined;
+        };
+        let failure: unknown;
+        for (const frame of frames) {
+          // As the SDK's reader: pings and unnamed frames carry nothing; an error frame is an APIError.
+          if (frame.event === 'ping' || frame.event === null) continue;
+          if (frame.event === 'error') {
+            failure = errorFrame(frame.data, response.headers);
             break;
           }
-          case 'content_block_start': {
-            const b = ev.content_block;
-            if (b.type === 'tool_use') {
-              const e = builder.toolCallStart(ev.index, b.id, b.name);
-              if (e) yield e;
-            } else if (b.type === 'text') {
-              const e = builder.text(ev.index, b.text);
-              if (e) yield e;
-            } else if (b.type === 'thinking') {
-              const e = builder.thinking(ev.index, b.thinking);
-              if (e) yield e;
-            } else if (b.type === 'redacted_thinking') {
-              builder.redactedThinking(ev.index, b.data);
-            }
-            break;
+          if (!frame.data) continue;
+          const ev = JSON.parse(frame.data) as Anthropic.RawMessageStreamEvent;
+          if (ev.type === 'content_block_delta' && ev.delta.type === 'input_json_delta') {
+            if (run && run.index !== ev.index) flush();
+            if (run) run.parts.push(ev.delta.partial_json);
+            else run = { index: ev.index, parts: [ev.delta.partial_json] };
+            continue;
           }
-          case 'content_block_delta': {
-            const d = ev.delta;
-            let e;
-            if (d.type === 'text_delta') e = builder.text(ev.index, d.text);
-            else if (d.type === 'input_json_delta') e = builder.toolCallDelta(ev.index, d.partial_json);
-            else if (d.type === 'thinking_delta') e = builder.thinking(ev.index, d.thinking);
-            else if (d.type === 'signature_delta') builder.thinkingSignature(ev.index, d.signature);
-            if (e) yield e;
-            break;
-          }
-          case 'content_block_stop': {
-            const e = builder.toolCallEnd(ev.index);
-            if (e) yield e;
-            break;
-          }
-          case 'message_delta': {
-            stopReason = ev.delta.stop_reason ?? stopReason;
-            const u = ev.usage;
-            builder.setUsage({
-              outputTokens: u.output_tokens,
-              ...(u.input_tokens != null ? { inputTokens: u.input_tokens } : {}),
-              ...(u.cache_read_input_tokens != null ? { cacheReadTokens: u.cache_read_input_tokens } : {}),
-              ...(u.cache_creation_input_tokens != null
-                ? { cacheWriteTokens: u.cache_creation_input_tokens }
-                : {}),
-            });
-            break;
-          }
-          case 'message_stop':
-            stopped = true;
-            break;
+          flush();
+          const e = apply(ev, builder, turn);
+          if (e) out.push(e);
         }
+        flush();
+        yield* out;
+        if (failure !== undefined) throw failure;
       }
     } catch (err) {
-      yield { type: 'failure', failure: classifyError(err) };
-      return;
+      // The SDK ends quietly when the request is aborted; so does this reader.
+      if (!signal.aborted) {
+        yield { type: 'failure', failure: classifyError(err) };
+        return;
+      }
     }
-    // The SDK ends quietly when the request is aborted, so a missing message_stop is either that
-    // or a connection that closed early; the harness tells them apart by the signal.
-    if (!stopped) {
+    // A missing message_stop is either an abort or a connection that closed early; the harness
+    // tells them apart by the signal.
+    if (!turn.stopped) {
       yield { type: 'failure', failure: streamCutFailure('the stream ended before message_stop') };
       return;
     }
-    const mapped = mapStopReason(stopReason);
+    const mapped = mapStopReason(turn.stopReason);
     yield* builder.end(mapped.stop, mapped.error);
   }
 

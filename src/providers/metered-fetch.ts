@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+
 /*
  * Idle detection on bytes, not on events. The SDKs swallow what carries no content: Anthropic's
  * `event: ping` frames, SSE comments (`: keep-alive`) that OpenAI-compatible gateways send while a
@@ -16,6 +18,16 @@
 export type ActivityListener = () => void;
 
 type Fetch = typeof globalThis.fetch;
+
+// Node's fetch parses HTTP with undici's WebAssembly llhttp, compiled when undici loads; after a
+// few responses V8 tiers it up to TurboFan, and that compile holds ~28 MB (the CLI peaked at
+// 95–101 MB on the fix task, 67–70 MB with Liftoff's code only, which the 1 MiB bench could not
+// tell apart in speed). The flag has to be set before undici loads; a V8 flag changed makes Node
+// reject its code cache for the internal modules loaded afterwards, undici's among them, so it is
+// set here, with the adapter that start-up preloads while it waits on git, and not at the start.
+setFlagsFromString('--liftoff-only');
+// Touching a fetch global evaluates undici (15–30 ms), here rather than on the way to the first request.
+void globalThis.Response;
 
 export class ByteMeter {
   private readonly waiting: ActivityListener[] = [];

@@ -8,6 +8,7 @@ import type { FailureHints } from './hints.js';
 import { OPENAI_CHAT_ID_POLICY } from './ids.js';
 import { ByteMeter } from './metered-fetch.js';
 import { SdkNotices } from './sdk-notices.js';
+import { sseBatches } from './sse-reader.js';
 import type { RetryPolicy } from './retry.js';
 import type { Context, Provider } from './types.js';
 
@@ -165,52 +166,87 @@ export function createOpenAIChatProvider(config: OpenAIChatConfig): Provider {
     const byIndex = new Map<number, { key: string; id: string }>();
     let calls = 0;
     try {
-      const stream = await client.chat.completions.create(request(ctx, opts.maxTokens), { signal });
+      // The SDK makes the request (headers, error statuses → its errors); the body is read here,
+      // a chunk's frames at a time (sse-reader.ts), instead of through its Stream, frame by frame.
+      const pending = client.chat.completions.create(request(ctx, opts.maxTokens), { signal }).asResponse();
       yield* notices.drain();
-      for await (const chunk of stream) {
-        const u = chunk.usage;
-        if (u) {
-          const cached = u.prompt_tokens_details?.cached_tokens ?? 0;
-          // cached_tokens are part of prompt_tokens: counted once, as cache reads.
-          builder.setUsage({
-            inputTokens: Math.max(0, u.prompt_tokens - cached),
-            cacheReadTokens: cached,
-            outputTokens: u.completion_tokens,
-          });
-        }
-        const choice = chunk.choices?.[0];
-        if (!choice) continue;
-        const delta = (choice.delta ?? {}) as OpenAI.Chat.ChatCompletionChunk.Choice.Delta & {
-          reasoning_content?: string | null;
-          reasoning?: string | null;
+      const response = await pending;
+      if (!response.body) throw new OpenAI.OpenAIError('the response to a streamed request had no body');
+      let done = false;
+      for await (const frames of sseBatches(response.body)) {
+        const out: AttemptEvent[] = [];
+        // Argument deltas of one call within the chunk go to the builder joined (a MiB of
+        // arguments in 16-byte pieces is ~70,000 frames); everything else keeps its frame's event.
+        let run: { key: string; parts: string[] } | undefined;
+        const flush = () => {
+          if (!run) return;
+          const e = builder.toolCallDelta(
+            run.key,
+            run.parts.length === 1 ? run.parts[0]! : run.parts.join(''),
+          );
+          if (e) out.push(e);
+          run = undefined;
         };
-        const reasoning = delta.reasoning_content ?? delta.reasoning;
-        if (typeof reasoning === 'string') {
-          const e = builder.thinking('reasoning', reasoning);
-          if (e) yield e;
-        }
-        if (typeof delta.content === 'string') {
-          const e = builder.text('text', delta.content);
-          if (e) yield e;
-        }
-        for (const tc of delta.tool_calls ?? []) {
-          const index = tc.index ?? 0;
-          let slot = byIndex.get(index);
-          if (!slot || (tc.id && slot.id && tc.id !== slot.id)) {
-            slot = { key: `call${calls++}`, id: tc.id ?? '' };
-            byIndex.set(index, slot);
+        const emit = (e: AttemptEvent | undefined) => {
+          flush();
+          if (e) out.push(e);
+        };
+        let failure: unknown;
+        for (const frame of frames) {
+          // As the SDK's reader: nothing after [DONE]; a body with `error` is an APIError.
+          if (done) continue;
+          if (frame.data.startsWith('[DONE]')) {
+            done = true;
+            continue;
           }
-          if (tc.id && !slot.id) slot.id = tc.id;
-          if (tc.id || tc.function?.name) {
-            const e = builder.toolCallStart(slot.key, tc.id ?? '', tc.function?.name ?? '');
-            if (e) yield e;
+          if (frame.event !== null && frame.event.startsWith('thread.')) continue;
+          const chunk = JSON.parse(frame.data) as OpenAI.Chat.ChatCompletionChunk & { error?: unknown };
+          if (chunk && chunk.error) {
+            failure = new OpenAI.APIError(undefined, chunk.error as object, undefined, response.headers);
+            break;
           }
-          if (tc.function?.arguments) {
-            const e = builder.toolCallDelta(slot.key, tc.function.arguments);
-            if (e) yield e;
+          const u = chunk.usage;
+          if (u) {
+            const cached = u.prompt_tokens_details?.cached_tokens ?? 0;
+            // cached_tokens are part of prompt_tokens: counted once, as cache reads.
+            builder.setUsage({
+              inputTokens: Math.max(0, u.prompt_tokens - cached),
+              cacheReadTokens: cached,
+              outputTokens: u.completion_tokens,
+            });
           }
+          const choice = chunk.choices?.[0];
+          if (!choice) continue;
+          const delta = (choice.delta ?? {}) as OpenAI.Chat.ChatCompletionChunk.Choice.Delta & {
+            reasoning_content?: string | null;
+            reasoning?: string | null;
+          };
+          const reasoning = delta.reasoning_content ?? delta.reasoning;
+          if (typeof reasoning === 'string') emit(builder.thinking('reasoning', reasoning));
+          if (typeof delta.content === 'string') emit(builder.text('text', delta.content));
+          for (const tc of delta.tool_calls ?? []) {
+            const index = tc.index ?? 0;
+            let slot = byIndex.get(index);
+            if (!slot || (tc.id && slot.id && tc.id !== slot.id)) {
+              slot = { key: `call${calls++}`, id: tc.id ?? '' };
+              byIndex.set(index, slot);
+            }
+            if (tc.id && !slot.id) slot.id = tc.id;
+            if (tc.id || tc.function?.name)
+              emit(builder.toolCallStart(slot.key, tc.id ?? '', tc.function?.name ?? ''));
+            const args = tc.function?.arguments;
+            if (args) {
+              if (run && run.key !== slot.key) flush();
+              if (run) run.parts.push(args);
+              else run = { key: slot.key, parts: [args] };
+            }
+          }
+          if (choice.finish_reason) finish = choice.finish_reason;
         }
-        if (choice.finish_reason) finish = choice.finish_reason;
+        flush();
+        yield* out;
+        if (failure !== undefined) throw failure;
+        // After [DONE] the body is still read to its end, so the connection can serve the next turn.
       }
     } catch (err) {
       yield { type: 'failure', failure: classifyError(err) };

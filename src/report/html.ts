@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EventLine } from '../protocol/transcript.js';
+import { isSessionBoundary, type EventLine } from '../protocol/transcript.js';
 import type { ToolResultContent } from '../protocol/types.js';
 import { tokensChartSvg } from './chart.js';
 import { looksLikeDiff, renderDiffHtml } from './diff-html.js';
@@ -144,8 +144,24 @@ function turnHtml(turn: TurnView): string {
 }
 
 function eventHtml(event: EventLine): string {
+  if (isSessionBoundary(event)) return boundaryHtml(event);
   const isError = event.event === 'error' || event.event === 'cancel';
   return `<div class="event${isError ? ' e' : ''}" data-kind="${esc(String(event.event))}"><span class="ek">${esc(String(event.event))}</span>${esc(describeEvent(event))}</div>`;
+}
+
+const BOUNDARY_CSS =
+  '.event.boundary{margin:14px 0;padding:6px 10px;border-left:0;border-top:2px dashed var(--warn);border-bottom:2px dashed var(--warn);color:inherit}';
+
+/** Where the earlier session's messages end in a continued transcript (CONTRACT §7). */
+function boundaryHtml(event: EventLine): string {
+  const runUrl =
+    typeof event.runUrl === 'string' && /^https?:\/\//.test(event.runUrl) ? event.runUrl : undefined;
+  const from = typeof event.sessionId === 'string' ? ` (session ${esc(event.sessionId)})` : '';
+  const earlier = runUrl ? link(runUrl, 'the earlier run') : 'the earlier session';
+  return (
+    `<div class="event boundary" data-kind="continue" id="earlier-session-end"><span class="ek">continue</span>` +
+    `Above: ${earlier}${from}, ${String(event.earlierMessages)} recorded messages. Below: this session, continuing it.</div>`
+  );
 }
 
 function link(href: string, text: string): string {
@@ -356,7 +372,7 @@ export function renderHtml(view: RunView, options: HtmlOptions = {}): string {
     '<meta name="viewport" content="width=device-width,initial-scale=1">',
     '<meta name="referrer" content="no-referrer">',
     `<title>${esc(title)}</title>`,
-    `<style>${PAGE_CSS}</style></head>`,
+    `<style>${PAGE_CSS}${BOUNDARY_CSS}</style></head>`,
     `<body><div class="wrap">${body.join('\n')}</div>`,
     `<script>${PAGE_SCRIPT}</script>`,
     '</body></html>',

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { ToolError, type AgentTool } from '../protocol/tool.js';
-import { createToolGit as createGit, splitNul, type Git } from '../git/index.js';
+import { createToolGit as createGit, type Git } from '../git/index.js';
+import { ignoredByGit } from './file-list.js';
 import { IgnoreRules } from './ignore.js';
 import { displayPath } from './path-display.js';
 import { formatBytes, MAX_BODY_BYTES, MAX_RESULT_BYTES, truncateHead } from './truncate.js';
@@ -34,7 +35,10 @@ interface Entry {
   isDir: boolean;
 }
 
-/** Entries .gitignore excludes, asked of git in a checkout and read from .gitignore files elsewhere. */
+/**
+ * Entries .gitignore excludes: in a checkout from the tools' cached `git ls-files` (file-list.ts),
+ * elsewhere from the .gitignore files.
+ */
 async function ignoredSet(
   root: string,
   git: Git,
@@ -42,18 +46,9 @@ async function ignoredSet(
   entries: Entry[],
   signal?: AbortSignal,
 ): Promise<{ dirIgnored: boolean; ignored: Set<string> }> {
-  if (await git.isWorkTree()) {
-    const paths = entries.map((e) => e.rel);
-    if (dir !== '') paths.push(dir);
-    const r = await git.run(['check-ignore', '-z', '--stdin'], {
-      signal,
-      input: paths.map((p) => `${p}\0`).join(''),
-    });
-    if (r.code === 0 || r.code === 1) {
-      const ignored = new Set(splitNul(r.stdout));
-      return { dirIgnored: dir !== '' && ignored.has(dir), ignored };
-    }
-  }
+  const asked = dir === '' ? entries : [...entries, { rel: dir, isDir: true }];
+  const ignored = await ignoredByGit(git, asked, signal);
+  if (ignored) return { dirIgnored: dir !== '' && ignored.has(dir), ignored };
   const parent = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
   const dirIgnored = dir !== '' && IgnoreRules.forFolder(root, parent).ignores(dir, true);
   const rules = IgnoreRules.forFolder(root, dir);

@@ -3,6 +3,7 @@
 // with `baseUrl`; the action under test gets it through GITHUB_API_URL.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FakeImages, wantsFull } from './github-images.js';
 import { repoWire, userWire, type WireContext } from './github-wire.js';
 
 export interface FakeUser {
@@ -181,6 +182,8 @@ export class FakeGitHub {
   readonly files = new Map<string, Map<string, string>>();
   /** Pushes to a PR's head after it was opened, for its timeline. */
   readonly headChanges = new Map<number, FakeHeadChange[]>();
+  /** Image attachments, their signed URLs and `body_html` (github-images.ts). */
+  readonly images = new FakeImages(() => this.url, 'https://github.com');
   private readonly extraRoutes: Route[] = [];
   private readonly faults: Fault[] = [];
   private readonly overrides: { method: string; path: RegExp; handler: Handler }[] = [];
@@ -558,6 +561,9 @@ export class FakeGitHub {
       if (reply.body === undefined) {
         res.writeHead(reply.status, headers);
         res.end();
+      } else if (Buffer.isBuffer(reply.body)) {
+        res.writeHead(reply.status, { 'content-type': 'application/octet-stream', ...headers });
+        res.end(reply.body);
       } else if (typeof reply.body === 'string') {
         res.writeHead(reply.status, { 'content-type': 'text/plain; charset=utf-8', ...headers });
         res.end(reply.body);
@@ -566,6 +572,10 @@ export class FakeGitHub {
         res.end(JSON.stringify(reply.body));
       }
     };
+
+    // Signed image URLs and GitHub's image proxy need no token, as on GitHub.
+    const image = await this.images.serve(path, url.searchParams);
+    if (image) return send(image);
 
     // Log downloads are served from a separate (unauthenticated) location, as blob storage is.
     const logMatch = /^\/_logs\/jobs\/(\d+)$/.exec(path);
@@ -628,7 +638,11 @@ export class FakeGitHub {
       [
         'GET',
         r('/issues/(\\d+)'),
-        (q) => this.withIssue(q.params[0]!, (issue) => ({ status: 200, body: this.issueWire(issue) })),
+        (q) =>
+          this.withIssue(q.params[0]!, (issue) => ({
+            status: 200,
+            body: this.full(q, this.issueWire(issue)),
+          })),
       ],
       [
         'GET',
@@ -636,14 +650,15 @@ export class FakeGitHub {
         (q) =>
           this.page(
             q,
-            this.commentsOn(Number(q.params[0])).map((c) => this.commentWire(c)),
+            this.commentsOn(Number(q.params[0])).map((c) => this.full(q, this.commentWire(c))),
           ),
       ],
       ['POST', r('/issues/(\\d+)/comments'), (q) => this.createComment(q)],
       [
         'GET',
         r('/issues/comments/(\\d+)'),
-        (q) => this.withComment(q.params[0]!, (c) => ({ status: 200, body: this.commentWire(c) })),
+        (q) =>
+          this.withComment(q.params[0]!, (c) => ({ status: 200, body: this.full(q, this.commentWire(c)) })),
       ],
       ['PATCH', r('/issues/comments/(\\d+)'), (q) => this.updateComment(q)],
       ['POST', r('/issues/comments/(\\d+)/reactions'), (q) => this.react(q, 'issue-comment')],
@@ -662,7 +677,7 @@ export class FakeGitHub {
             q,
             this.reviewComments
               .filter((c) => c.pull_request_url.endsWith(`/pulls/${q.params[0]}`))
-              .map((c) => this.reviewCommentWire(c)),
+              .map((c) => this.full(q, this.reviewCommentWire(c))),
           ),
       ],
       ['GET', r('/pulls'), (q) => this.listPulls(q)],
@@ -699,6 +714,11 @@ export class FakeGitHub {
 
   private wireContext(): WireContext {
     return { api: this.url, web: 'https://github.com' };
+  }
+
+  /** With `Accept: application/vnd.github.full+json`, GitHub adds `body_html` and `body_text`. */
+  private full(q: ParsedRequest, wire: Record<string, unknown>): Record<string, unknown> {
+    return wantsFull(q.headers.accept) ? this.images.full(wire) : wire;
   }
 
   private userWire(u: FakeUser): Record<string, unknown> {

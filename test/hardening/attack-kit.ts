@@ -517,7 +517,7 @@ export { tmpdir };
 // runs another bundle altogether (e.g. one built from the commit before issue 11). Unset, the
 // tests run the bundle of the tree as it is.
 
-const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }> = {
+export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }> = {
   'pid-namespace': {
     what: 'commands run without a PID namespace of their own',
     edits: [[/([\w$]+\.unshare,)"--pid","--fork","--kill-child",/g, '$1"--fork",']],

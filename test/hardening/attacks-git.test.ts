@@ -1,5 +1,6 @@
-import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAction, type BuiltAction } from '../action/harness.js';
 import {
@@ -9,7 +10,9 @@ import {
   hostile,
   makeFixture,
   markersLeft,
+  PATCHES,
   plantRunSecrets,
+  switchOff,
   wellBehaved,
   type AttackRun,
   type Fixture,
@@ -342,3 +345,28 @@ describe.skipIf(process.platform !== 'linux' || process.getuid?.() !== 0)(
     }, 300_000);
   },
 );
+
+describe('the defence switches the attack suite is checked with', () => {
+  // (a run with a defence off, or of another bundle, has nothing to check here)
+  const elsewhere = Boolean(process.env.PL_DEFENCE_OFF || process.env.PL_ATTACK_BUNDLE);
+  it.skipIf(elsewhere)(
+    'each one still finds its place in the bundle (SECURITY.md, "How the claims were checked")',
+    () => {
+      const names = Object.keys(PATCHES);
+      const failures: string[] = [];
+      for (const name of names) {
+        const copy = mkdtempSync(join(tmpdir(), 'pl-switch-'));
+        try {
+          cpSync(dirname(action.path), copy, { recursive: true });
+          switchOff(copy, [name]);
+        } catch (err) {
+          failures.push((err as Error).message);
+        } finally {
+          rmSync(copy, { recursive: true, force: true });
+        }
+      }
+      expect(names.length).toBeGreaterThan(5);
+      expect(failures).toEqual([]);
+    },
+  );
+});

@@ -72,12 +72,12 @@ describe('compileValidator', () => {
     },
   });
 
-  it('accepts valid arguments', () => {
-    expect(validate({ path: 'a', offset: 2 })).toEqual({ ok: true });
+  it('accepts valid arguments', async () => {
+    expect(await validate({ path: 'a', offset: 2 })).toEqual({ ok: true });
   });
 
-  it('lists every problem and echoes the arguments', () => {
-    const r = validate({ offset: 'x', colour: 'red' });
+  it('lists every problem and echoes the arguments', async () => {
+    const r = await validate({ offset: 'x', colour: 'red' });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error).toContain('Invalid arguments for read_file');
@@ -85,5 +85,13 @@ describe('compileValidator', () => {
     expect(r.error).toContain('unknown parameter "colour"');
     expect(r.error).toContain('"offset" must be integer');
     expect(r.error).toContain('Received: {"offset":"x","colour":"red"}');
+  });
+
+  it('reports a schema that cannot be compiled as an error result instead of throwing', async () => {
+    const broken = compileValidator({ name: 'broken', parameters: { type: 'no-such-type' } });
+    const r = await broken({});
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error).toContain('The schema of broken could not be compiled');
   });
 });

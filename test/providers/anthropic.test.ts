@@ -92,8 +92,13 @@ describe('anthropic adapter: streaming', () => {
     const types = out.events.map((e) => e.type);
     expect(types.filter((t) => t === 'toolcall_start')).toHaveLength(2);
     expect(types.filter((t) => t === 'toolcall_end')).toHaveLength(2);
+    // Argument deltas that arrive in one chunk reach the builder joined; together they are the text.
+    const deltas = out.events.filter((e) => e.type === 'toolcall_delta' && e.index === 0);
+    expect(deltas.map((e) => (e as { delta: string }).delta).join('')).toBe(
+      '{"path": "src/a.ts", "content": "line1\\nline2 \\u00e9 \\"q\\"\\\\"}',
+    );
     const withPath = out.events.find((e) => e.type === 'toolcall_delta' && e.partial?.path === 'src/a.ts');
-    expect(withPath).toMatchObject({ index: 0, delta: '.ts", "content": "line1\\' });
+    expect(withPath).toMatchObject({ index: 0 });
     // the path is known before the content has finished streaming
     expect(out.events.indexOf(withPath!)).toBeLessThan(
       out.events.findIndex((e) => e.type === 'toolcall_end' && e.index === 0),

@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFindFilesTool } from '../../src/tools/find-files.js';
 import { createGrepTool } from '../../src/tools/grep.js';
 import { createListDirTool } from '../../src/tools/list-dir.js';
+import { createWriteFileTool } from '../../src/tools/write-file.js';
+import { createToolGit, type Git } from '../../src/git/index.js';
+import { ToolRegistry } from '../../src/protocol/execute.js';
 import { createWorkspace } from '../../src/tools/workspace.js';
 import { call, git, gitRepo, tempDir, textOf, writeFiles } from './helpers.js';
 
@@ -113,6 +116,39 @@ describe.each([
 });
 
 describe('listing in a checkout', () => {
+  it('answers .gitignore from one cached git listing until a tool that may change the tree runs', async () => {
+    const inner = createToolGit(repo.path);
+    const calls: string[] = [];
+    const counted: Git = { ...inner, run: (args, o) => (calls.push(args[0]!), inner.run(args, o)) };
+    const ws = createWorkspace(repo.path);
+    const registry = new ToolRegistry([
+      createListDirTool(ws, { git: counted }),
+      createFindFilesTool(ws, { git: counted }),
+      createWriteFileTool(ws),
+    ]);
+    const first = textOf(await call(registry, 'list_dir', {}));
+    const afterFirst = calls.length;
+    for (let i = 0; i < 5; i++) {
+      expect(textOf(await call(registry, 'list_dir', {}))).toBe(first);
+      expect(textOf(await call(registry, 'list_dir', { path: 'src' }))).toBe('b.js\nindex.ts\nutil/\nzz.ts');
+      expect(textOf(await call(registry, 'find_files', { pattern: '*.ts', path: 'src' }))).toContain(
+        'src/zz.ts',
+      );
+    }
+    expect(calls.slice(afterFirst)).toEqual([]);
+
+    await call(registry, 'write_file', { path: 'src/new.ts', content: '' });
+    try {
+      expect(textOf(await call(registry, 'list_dir', { path: 'src' }))).toBe(
+        'b.js\nindex.ts\nnew.ts\nutil/\nzz.ts',
+      );
+      expect(textOf(await call(registry, 'find_files', { pattern: 'new.*' }))).toBe('src/new.ts');
+      expect(calls.slice(afterFirst).filter((c) => c === 'ls-files')).toHaveLength(2);
+    } finally {
+      rmSync(join(repo.path, 'src', 'new.ts'));
+    }
+  });
+
   it('uses git, so a file ignored only through git config is left out', async () => {
     git(repo.path, 'config', 'core.excludesFile', join(repo.path, '.git', 'extra-excludes'));
     writeFiles(repo.path, { '.git/extra-excludes': 'notes.ts\n' });

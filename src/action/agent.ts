@@ -1,0 +1,182 @@
+// The agent phase: the tools (commands only when isolated or allow-unisolated-commands), the
+// transcript and its session line, the system prompt with the AGENTS.md that may be trusted, and
+// the loop itself, continuing the earlier session when following up.
+import * as core from '@actions/core';
+import {
+  buildSystemPrompt,
+  loadAgentsMd,
+  runAgent,
+  type AgentEvent,
+  type AgentResult,
+} from '../agent/index.js';
+import { chooseAgentsMd } from '../github/agents-md.js';
+import { renderTaskMessage } from '../github/context.js';
+import { frameUntrusted } from '../github/sanitize.js';
+import { TranscriptWriter } from '../protocol/transcript.js';
+import type { UserMessage } from '../protocol/types.js';
+import type { Provider } from '../providers/types.js';
+import { createSessionProvider } from '../providers/session.js';
+import { createWorkspaceTools } from '../tools/index.js';
+import { ProgressBoard } from './progress.js';
+import type { PreparedWork } from './start-up.js';
+import { mark, type RunState } from './state.js';
+
+/** The primary model and the fallback; throws when a provider cannot be built (no key, …). */
+export function sessionProvider(s: RunState): Provider {
+  const { inputs } = s;
+  return createSessionProvider({
+    provider: inputs.provider,
+    model: inputs.model,
+    apiKey: inputs.apiKey,
+    baseUrl: inputs.baseUrl,
+    ...(inputs.fallbackModel ? { fallback: inputs.fallbackModel } : {}),
+    env: s.env,
+  });
+}
+
+export async function runAgentPhase(
+  s: RunState,
+  work: PreparedWork,
+  provider: Provider,
+  signal: AbortSignal,
+): Promise<AgentResult> {
+  const { inputs, task, runner } = s;
+  const { sandbox, plan, context, checkout } = work;
+  const commands = sandbox.kind === 'isolated' || inputs.allowUnisolatedCommands;
+  const allowBash = inputs.allowBash && commands;
+  if (sandbox.kind === 'isolated') {
+    core.info(`patchloop: ${sandbox.reason}.`);
+  } else if (commands) {
+    core.warning(
+      `patchloop: commands are not isolated (${sandbox.reason}); they run because allow-unisolated-commands is true.`,
+    );
+  } else {
+    s.notice(
+      `Tests could not be run: commands cannot be isolated on this runner (${sandbox.reason}), so run_tests${inputs.allowBash ? ' and bash were' : ' was'} not offered. Set allow-unisolated-commands: true to run them anyway.`,
+    );
+  }
+
+  const tools = createWorkspaceTools({
+    root: runner.workspace,
+    protectedPaths: inputs.protectedPaths,
+    testCommand: inputs.testCommand || undefined,
+    allowBash,
+    commands,
+    sandbox: sandbox.kind === 'isolated' ? sandbox.sandbox : undefined,
+    commandEnv: { pass: inputs.commandEnv, privateDirs: [runner.runnerTemp, s.dir] },
+    artifactsDir: s.outputsDir(),
+    env: s.env,
+    git: checkout.toolGit(),
+  });
+  const transcript = (s.transcript = new TranscriptWriter(s.transcriptPath, {
+    redact: s.redact,
+    onError: (err) =>
+      core.warning(`patchloop: the transcript could not be written (${err.message}); the run goes on.`),
+  }));
+  const agents = await chooseAgentsMd(s.github, task, context.pr, loadAgentsMd(runner.workspace));
+  if (agents.warning) s.notice(agents.warning);
+  const systemPrompt = buildSystemPrompt({
+    repository: runner.repository,
+    toolNames: tools.map((t) => t.name),
+    agentsMd: agents.trusted,
+    agentsMdSource: agents.source,
+    instructions: inputs.instructions,
+  });
+  const earlier = s.earlier;
+  const continued = earlier?.transcript;
+  transcript.session({
+    id: s.sessionId,
+    startedAt: new Date(s.started).toISOString(),
+    repository: runner.repository,
+    trigger: runner.eventName,
+    provider: provider.name,
+    model: provider.model,
+    ...(continued
+      ? { continues: { runId: earlier.comment.marker.runId, sessionId: earlier.comment.marker.sessionId } }
+      : {}),
+    task: task.kind,
+    ...(task.number !== undefined ? { number: task.number } : {}),
+    ...(task.requester ? { requester: task.requester.login } : {}),
+    runUrl: s.runUrl,
+    ...(earlier ? { earlierRunUrl: earlier.runUrl } : {}),
+    branch: plan.branch,
+    // the PR head the work started from (a follow-up on a fork checks the fork has not moved)
+    ...(context.pr?.headSha ? { pullHead: context.pr.headSha } : {}),
+    // Where the whole session (the earlier part too) started, for replay; and where this part did.
+    baseCommit:
+      typeof continued?.session?.baseCommit === 'string' ? continued.session.baseCommit : work.baseCommit,
+    ...(continued ? { continuedFrom: work.baseCommit } : {}),
+    workspace: runner.workspace,
+    allowBash,
+    protectedPaths: inputs.protectedPaths,
+    ...(inputs.testCommand ? { testCommand: inputs.testCommand } : {}),
+    isolated: sandbox.kind === 'isolated',
+    // where saved outputs are, for replay's normalisation
+    artifactsDir: s.outputsDir(),
+    // for the HTML page: what the model was told and offered
+    systemPrompt,
+    tools: tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
+  });
+
+  // A continued transcript goes on with the earlier messages right after its session line
+  // (CONTRACT §7), so there this run's own events follow the new request.
+  let commentEvent = s.comment ? { id: s.comment.id, url: s.comment.url } : undefined;
+  if (commentEvent && !continued) {
+    transcript.event('comment', commentEvent);
+    commentEvent = undefined;
+  }
+  mark('tools and provider ready');
+  const board = new ProgressBoard(s.runUrl);
+  const onEvent = (e: AgentEvent) => {
+    if (commentEvent && e.type === 'turn_start') {
+      transcript.event('comment', commentEvent);
+      commentEvent = undefined;
+    }
+    s.log.onEvent(e);
+    if (s.comment && board.onEvent(e)) s.comment.update(board.render());
+  };
+  const prompt = renderTaskMessage(task, context, {
+    workNote: plan.note,
+    requesterLevel: s.requesterLevel,
+    contributedAgentsMd: agents.contributed,
+  });
+  const preamble = earlier?.fallback
+    ? `An earlier patchloop run worked on this (${earlier.runUrl}); its transcript could not be had, so here is its summary:\n\n` +
+      `${frameUntrusted('the earlier run’s summary comment', earlier.fallback.summary)}\n\n`
+    : continued
+      ? `A new request on the same ${task.isPullRequest ? 'pull request' : 'issue'}; the conversation above is the earlier session.\n\n`
+      : '';
+  return runAgent({
+    provider,
+    tools,
+    systemPrompt,
+    task: withPreamble(prompt, preamble),
+    ...(continued
+      ? {
+          earlier: {
+            messages: continued.messages,
+            event: {
+              runId: earlier.comment.marker.runId,
+              sessionId: earlier.comment.marker.sessionId,
+              runUrl: earlier.runUrl,
+            },
+          },
+        }
+      : {}),
+    maxTurns: inputs.maxTurns,
+    maxCostUsd: inputs.maxCostUsd,
+    timeoutMs: inputs.timeoutMinutes * 60_000,
+    signal,
+    transcript,
+    onEvent,
+  });
+}
+
+/** The task with a follow-up's preamble before it; a task message (with images) gets it as its first text. */
+function withPreamble(task: string | UserMessage, preamble: string): string | UserMessage {
+  if (!preamble) return task;
+  if (typeof task === 'string') return `${preamble}${task}`;
+  const blocks =
+    typeof task.content === 'string' ? [{ type: 'text' as const, text: task.content }] : task.content;
+  return { ...task, content: [{ type: 'text', text: preamble }, ...blocks] };
+}

@@ -1,0 +1,280 @@
+// Start-up: inputs, event, permission and the checkout credential (before anything is posted),
+// then — beside the tracking comment — the context, the earlier session when following up, the
+// branch, git isolation and the command sandbox. Nothing here asks the model anything.
+import * as core from '@actions/core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gatherContext, type TaskContext } from '../github/context.js';
+import { prepareWork, type WorkPlan } from '../github/delivery.js';
+import { taskFromEvent } from '../github/event.js';
+import { findEarlierComment, loadEarlierSession, type EarlierSession } from '../github/follow-up.js';
+import { GitRepo, takeCheckoutCredential } from '../git/index.js';
+import { createGitHubClient } from '../github/octokit.js';
+import { checkPermission } from '../github/permission.js';
+import { acknowledge } from '../github/reaction.js';
+import { ACTIONS_BOT_LOGIN } from '../github/trigger.js';
+import { createRedactor, secretsFromEnv } from '../protocol/redact.js';
+import { capabilitiesOf, preloadProvider, PROVIDER_ENV } from '../providers/index.js';
+import { createSandbox, type SandboxSetup } from '../sandbox/index.js';
+import { followUpPlan } from './follow-up.js';
+import { InputError, readInputs, type ActionInputs } from './inputs.js';
+import { setRunOutputs } from './outputs.js';
+import { readRunnerEnv } from './runner-env.js';
+import { mark, RunState } from './state.js';
+
+/** The run goes on with `state`, or has ended with exit code `code` (skipped, unauthorized, bad input). */
+export type StartUp = { state: RunState } | { code: number };
+
+export async function startUp(env: NodeJS.ProcessEnv, cwd: string): Promise<StartUp> {
+  mark('modules loaded');
+  const runner = readRunnerEnv(env, cwd);
+  let inputs: ActionInputs;
+  try {
+    inputs = readInputs((name) => core.getInput(name));
+  } catch (err) {
+    const message = err instanceof InputError ? err.message : `Reading the inputs failed: ${String(err)}`;
+    setRunOutputs({ conclusion: 'failure' });
+    core.setFailed(message);
+    return { code: 1 };
+  }
+  const secrets = maskSecrets(inputs, env);
+  const redact = createRedactor(secrets);
+
+  let payload: unknown = {};
+  if (runner.eventPath) {
+    try {
+      payload = JSON.parse(readFileSync(runner.eventPath, 'utf8'));
+    } catch (err) {
+      return fail(`The event payload ${runner.eventPath} could not be read: ${(err as Error).message}`);
+    }
+  }
+  const decision = taskFromEvent(runner.eventName, payload, {
+    triggerPhrase: inputs.triggerPhrase,
+    labelTrigger: inputs.labelTrigger,
+    prompt: inputs.prompt,
+    issueNumber: inputs.issueNumber,
+    repository: runner.repository,
+    actor: runner.actor,
+    botLogins: [ACTIONS_BOT_LOGIN],
+  });
+  if (!decision.run) {
+    core.info(`patchloop: nothing to do (${decision.reason}).`);
+    setRunOutputs({ conclusion: 'skipped' });
+    return { code: 0 };
+  }
+  const task = decision.task;
+  // The SDK loads while the permission check, the comment and git run.
+  preloadProvider(inputs.provider);
+  const github = createGitHubClient({
+    token: inputs.githubToken,
+    baseUrl: runner.apiUrl,
+    log: {
+      debug: (m) => core.debug(redact(m)),
+      info: (m) => core.info(redact(m)),
+      warning: (m) => core.warning(redact(m)),
+    },
+  });
+
+  const permission = await checkPermission(github, {
+    owner: task.owner,
+    repo: task.repo,
+    actor: task.requester,
+    required: inputs.requiredPermission,
+    allowedBots: inputs.allowedBots,
+  });
+  if (!permission.allowed) {
+    if (permission.failed) return fail(permission.reason);
+    core.notice(`patchloop: not running for ${task.requester?.login ?? 'this event'}: ${permission.reason}.`);
+    // A sign that the request was seen and refused; no comment, so nobody can make the bot post.
+    if (!inputs.dryRun) {
+      const reacted = await acknowledge(github, task, '-1');
+      if (!reacted.ok) core.debug(`patchloop: ${reacted.message}`);
+    }
+    setRunOutputs({ conclusion: 'unauthorized' });
+    return { code: 0 };
+  }
+  core.info(`patchloop: ${permission.reason}.`);
+  mark('permission checked');
+
+  // Whatever the agent's commands could read must not hold the push credential. Taken while the
+  // comment is posted and the context read; awaited before any git work.
+  const credentialReady = takeCheckoutCredential(runner.workspace, { runnerTemp: runner.runnerTemp }).then(
+    (credential) => {
+      for (const s of credential.secrets) core.setSecret(s);
+      if (credential.removed.length > 0) {
+        core.info(`patchloop: took the checkout credential out of ${credential.removed.join(', ')}.`);
+      }
+      mark('credential taken');
+      return credential;
+    },
+  );
+  credentialReady.catch(() => undefined);
+  return {
+    state: new RunState({
+      inputs,
+      runner,
+      task,
+      github,
+      credentialReady,
+      secrets,
+      requesterLevel: permission.level,
+      env,
+    }),
+  };
+}
+
+function fail(message: string): StartUp {
+  setRunOutputs({ conclusion: 'failure' });
+  core.setFailed(message);
+  return { code: 1 };
+}
+
+/** Registers every secret with the runner (so its log masks them) and returns them for the redactor. */
+function maskSecrets(inputs: ActionInputs, env: NodeJS.ProcessEnv): string[] {
+  const values = new Set<string>([inputs.githubToken, inputs.apiKey, ...secretsFromEnv(env)]);
+  for (const vars of Object.values(PROVIDER_ENV)) {
+    for (const name of vars.key) {
+      const v = env[name];
+      if (v) values.add(v);
+    }
+  }
+  const list = [...values].filter((v) => v.trim().length >= 4);
+  for (const v of list) core.setSecret(v);
+  return list;
+}
+
+/** The checkout, ready for the agent: on its branch, git isolated, the sandbox set up. */
+export interface PreparedWork {
+  checkout: GitRepo;
+  context: TaskContext;
+  plan: WorkPlan;
+  baseline: string[];
+  baseCommit: string | undefined;
+  sandbox: SandboxSetup;
+}
+
+/**
+ * The context, the earlier session, the branch, isolation and the sandbox, in that dependency
+ * order and side by side where they can be. Throws when any of them fails: the run then stops
+ * before the first model request (a sandbox that cannot be set up never means "unisolated").
+ */
+export async function prepareWorkspace(s: RunState, commentReady: Promise<void>): Promise<PreparedWork> {
+  const { inputs, task, runner } = s;
+  const takesImages = capabilitiesOf(inputs.provider, inputs.model).images !== undefined;
+  const contextReady = gatherContext(s.github, task, {
+    botLogins: [ACTIONS_BOT_LOGIN],
+    ...(inputs.images
+      ? {
+          images: takesImages
+            ? { mode: 'fetch' as const, fetch: { serverUrl: runner.serverUrl, apiUrl: runner.apiUrl } }
+            : { mode: 'placeholders' as const },
+        }
+      : {}),
+  });
+  // Awaited below unless an earlier step fails; then its rejection must not go unhandled.
+  contextReady.catch(() => undefined);
+  const earlierReady = findEarlier(s, commentReady);
+  earlierReady.catch(() => undefined);
+  const credential = await s.credentialReady.catch((err: Error) => {
+    throw new Error(`The checkout's git credential could not be secured: ${err.message}`);
+  });
+  s.redact = createRedactor([...s.secrets, ...credential.secrets]);
+  const work = (s.repo = new GitRepo({
+    dir: runner.workspace,
+    credential,
+    identitySource: 'local',
+    protectedPaths: inputs.protectedPaths,
+    privateParent: runner.runnerTemp,
+  }));
+  // The branch (needs the PR's refs only for PR tasks, the earlier session only when following
+  // up) and the context run side by side.
+  const planFor = async (pr: TaskContext['pr']): Promise<WorkPlan> => {
+    const options = {
+      prefix: inputs.branchPrefix,
+      runId: runner.runId,
+      openPr: inputs.openPr,
+      pr,
+      github: s.github,
+    };
+    const earlier = await earlierReady;
+    const followed = earlier ? await followUpPlan(work, task, earlier, options) : undefined;
+    return followed ?? prepareWork(work, task, options);
+  };
+  const planReady = task.isPullRequest ? contextReady.then((c) => planFor(c.pr)) : planFor(undefined);
+  planReady.catch(() => undefined);
+  const context = await contextReady;
+  mark('context read');
+  for (const w of context.warnings) s.notice(w);
+  const plan = await planReady;
+  for (const n of plan.notices ?? []) s.notice(n);
+  mark('branch ready');
+  const [baseline, baseCommit] = await Promise.all([work.untracked(), work.headSha().catch(() => undefined)]);
+  // After the branch, before the first command: from here on patchloop's git uses a private
+  // git dir and reads nothing under the workspace's .git.
+  await work.isolate();
+  mark('git isolated');
+  // The sandbox is set up only once patchloop's own git work is done (its ACL walk must not
+  // race git's lock files). A set-up that fails throws: the run stops here, before the first
+  // model request, rather than carrying on unisolated.
+  const sandbox = (s.sandbox = await createSandbox({
+    workspace: runner.workspace,
+    mode: 'auto',
+    privateDirs: [runner.runnerTemp, s.dir],
+    readOnlyDirs: [s.outputsDir()],
+    commandEnv: inputs.commandEnv,
+    env: s.env,
+  }).catch((err: Error) => {
+    throw new Error(
+      `The command sandbox could not be set up, so the run stopped before the first model request: ${err.message}`,
+    );
+  }));
+  mark('sandbox ready');
+  return { checkout: work, context, plan, baseline, baseCommit, sandbox };
+}
+
+/**
+ * The session this run continues, with `continue-session` on: the latest marked comment by the
+ * identity that posted this run's own comment (the GITHUB_TOKEN's bot when none was posted).
+ * A listing or download that fails is said in the summary; the run then starts afresh.
+ */
+async function findEarlier(s: RunState, commentReady: Promise<void>): Promise<EarlierSession | undefined> {
+  const { task, inputs } = s;
+  if (!inputs.continueSession || task.number === undefined) return undefined;
+  await commentReady;
+  let comment;
+  try {
+    comment = await findEarlierComment(s.github, {
+      owner: task.owner,
+      repo: task.repo,
+      issueNumber: task.number,
+      botLogin: s.comment?.author ?? ACTIONS_BOT_LOGIN,
+      ownCommentId: s.comment?.id,
+      ownSessionId: s.sessionId,
+      pullRequest: task.isPullRequest,
+    });
+  } catch (err) {
+    s.notice(
+      `Earlier runs on #${task.number} could not be looked up (${(err as Error).message}); this run starts afresh.`,
+    );
+    return undefined;
+  }
+  if (!comment) return undefined;
+  const earlier = await loadEarlierSession(s.github, comment, {
+    owner: task.owner,
+    repo: task.repo,
+    serverUrl: s.runner.serverUrl,
+    dest: join(s.dir, 'earlier'),
+  });
+  s.earlier = earlier;
+  if (earlier.fallback) {
+    s.notice(
+      `This run follows up [the earlier run](${earlier.runUrl}), but its transcript could not be had (${earlier.fallback.reason}); it started from the earlier summary instead.`,
+    );
+  } else {
+    core.info(
+      `patchloop: continuing the session of ${earlier.runUrl} (${earlier.transcript!.messages.length} messages).`,
+    );
+  }
+  mark('earlier session read');
+  return earlier;
+}

@@ -1,0 +1,113 @@
+// What the phases of one action run share: its inputs and environment, the pieces built as it
+// goes (comment, checkout, sandbox, transcript), and the notices the summary gives.
+import * as core from '@actions/core';
+import { chmodSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AgentResult } from '../agent/index.js';
+import type { TrackingComment } from '../github/comment.js';
+import type { Delivery, WorkPlan } from '../github/delivery.js';
+import type { EarlierSession } from '../github/follow-up.js';
+import type { GitHubClient } from '../github/octokit.js';
+import type { Task } from '../github/task.js';
+import type { CheckoutCredential, GitRepo } from '../git/index.js';
+import { createRedactor } from '../protocol/redact.js';
+import type { TranscriptWriter } from '../protocol/transcript.js';
+import type { Provider } from '../providers/types.js';
+import type { SandboxSetup } from '../sandbox/index.js';
+import type { ActionInputs } from './inputs.js';
+import { createActionsLog } from './log.js';
+import { runUrlOf, type RunnerEnv } from './runner-env.js';
+
+export type Conclusion =
+  'success' | 'no-changes' | 'failure' | 'cancelled' | 'skipped' | 'unauthorized' | 'budget-exceeded';
+
+/** How a run ended, for publishing. */
+export interface FinishInput {
+  conclusion: Conclusion;
+  result?: AgentResult;
+  plan?: WorkPlan;
+  delivery?: Delivery;
+  error?: string;
+  provider?: Provider;
+  transcriptLocation?: string;
+}
+
+/** Milestones of the start-up in the debug log (ACTIONS_STEP_DEBUG), in ms since the process started. */
+export function mark(label: string): void {
+  core.debug(`patchloop: ${label} at ${Math.round(performance.now())} ms`);
+}
+
+export interface RunStateInit {
+  inputs: ActionInputs;
+  runner: RunnerEnv;
+  task: Task;
+  github: GitHubClient;
+  credentialReady: Promise<CheckoutCredential>;
+  secrets: string[];
+  requesterLevel: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export class RunState {
+  readonly started = Date.now();
+  readonly inputs: ActionInputs;
+  readonly runner: RunnerEnv;
+  readonly task: Task;
+  readonly github: GitHubClient;
+  readonly credentialReady: Promise<CheckoutCredential>;
+  readonly secrets: string[];
+  readonly requesterLevel: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly runUrl: string;
+  /** `$RUNNER_TEMP/patchloop/<run>`: the transcript, saved outputs, a downloaded earlier transcript */
+  readonly dir: string;
+  readonly transcriptPath: string;
+  /** `<run id>-<attempt>[-<issue>]`: the transcript's session id */
+  readonly sessionId: string;
+  readonly notices: string[] = [];
+  readonly log = createActionsLog({ redact: (t) => this.redact(t) });
+  comment?: TrackingComment;
+  repo?: GitRepo;
+  sandbox?: SandboxSetup;
+  transcript?: TranscriptWriter;
+  artifactUrl?: string;
+  artifactName?: string;
+  artifactId?: number;
+  /** the session this run continues (following up), when there is one */
+  earlier?: EarlierSession;
+  redact: (text: string) => string;
+
+  constructor(o: RunStateInit) {
+    this.inputs = o.inputs;
+    this.runner = o.runner;
+    this.task = o.task;
+    this.github = o.github;
+    this.credentialReady = o.credentialReady;
+    this.secrets = o.secrets;
+    this.requesterLevel = o.requesterLevel;
+    this.env = o.env;
+    this.runUrl = runUrlOf(o.runner);
+    this.redact = createRedactor(o.secrets);
+    this.dir = join(o.runner.runnerTemp, 'patchloop', o.runner.runId);
+    const n = o.task.number !== undefined ? `-${o.task.number}` : '';
+    this.transcriptPath = join(this.dir, `transcript${n}.jsonl`);
+    this.sessionId = `${o.runner.runId}-${o.runner.runAttempt}${n}`;
+  }
+
+  notice(message: string): void {
+    const clean = this.redact(message);
+    this.notices.push(clean);
+    core.warning(`patchloop: ${clean}`);
+  }
+
+  /**
+   * Where run_tests and bash save a full output they cut: a folder of its own, readable by the
+   * commands and the file tools, apart from the transcript.
+   */
+  outputsDir(): string {
+    const dir = join(this.dir, 'outputs');
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+    chmodSync(dir, 0o755);
+    return dir;
+  }
+}
