@@ -67,13 +67,17 @@ async function cliRun(turns: AnthropicTurn[]): Promise<number> {
       join(`${dir}-t`, 'run.jsonl'),
       'list the files',
     ],
-    { stdio: 'ignore' },
+    { stdio: ['ignore', 'ignore', 'pipe'] },
   );
-  const code = await new Promise<number | null>((r) => child.on('exit', r));
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+  const code = await new Promise<number | null>((r) => child.on('close', r));
   const ms = performance.now() - t0;
   await server.close();
   if (code !== 0 || server.requests.length !== turns.length) {
-    throw new Error(`the listing session did not complete: exit ${code}, ${server.requests.length} requests`);
+    throw new Error(
+      `the listing session did not complete: exit ${code}, ${server.requests.length} requests\n${stderr}`,
+    );
   }
   rmSync(dir, { recursive: true, force: true });
   rmSync(`${dir}-t`, { recursive: true, force: true });

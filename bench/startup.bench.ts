@@ -19,7 +19,9 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
+/** The action bundled from src/ (or PATCHLOOP_ACTION=path/to/index.js, another build, measured the same way). */
 async function bundleAction(dir: string): Promise<string> {
+  if (process.env.PATCHLOOP_ACTION) return resolve(process.env.PATCHLOOP_ACTION);
   const out = join(dir, 'index.js');
   await bundle(join(ROOT, 'src', 'index.ts'), out);
   return out;

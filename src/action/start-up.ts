@@ -4,18 +4,24 @@
 import * as core from '@actions/core';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readSessionMarker } from '../github/comment.js';
 import { gatherContext, type TaskContext } from '../github/context.js';
 import { prepareWork, type WorkPlan } from '../github/delivery.js';
 import { taskFromEvent } from '../github/event.js';
-import { findEarlierComment, loadEarlierSession, type EarlierSession } from '../github/follow-up.js';
-import { GitRepo, takeCheckoutCredential } from '../git/index.js';
+import {
+  findEarlierComment,
+  listIssueComments,
+  loadEarlierSession,
+  type EarlierSession,
+} from '../github/follow-up.js';
+import { GitRepo, restoreCheckoutCredential, takeCheckoutCredential } from '../git/index.js';
 import { createGitHubClient } from '../github/octokit.js';
 import { checkPermission } from '../github/permission.js';
 import { acknowledge } from '../github/reaction.js';
 import { ACTIONS_BOT_LOGIN } from '../github/trigger.js';
 import { createRedactor, secretsFromEnv } from '../protocol/redact.js';
 import { capabilitiesOf, preloadProvider, PROVIDER_ENV } from '../providers/index.js';
-import { createSandbox, type SandboxSetup } from '../sandbox/index.js';
+import { createSandbox, probeMachine, type SandboxSetup } from '../sandbox/index.js';
 import { followUpPlan } from './follow-up.js';
 import { InputError, readInputs, type ActionInputs } from './inputs.js';
 import { setRunOutputs } from './outputs.js';
@@ -75,6 +81,26 @@ export async function startUp(env: NodeJS.ProcessEnv, cwd: string): Promise<Star
     },
   });
 
+  // Whatever the agent's commands could read must not hold the push credential. Taken beside the
+  // permission check (a refused run puts it back at once); awaited before any git work.
+  const credentialReady = takeCheckoutCredential(runner.workspace, { runnerTemp: runner.runnerTemp }).then(
+    (credential) => {
+      for (const s of credential.secrets) core.setSecret(s);
+      if (credential.removed.length > 0) {
+        core.info(`patchloop: took the checkout credential out of ${credential.removed.join(', ')}.`);
+      }
+      mark('credential taken');
+      return credential;
+    },
+  );
+  credentialReady.catch(() => undefined);
+  const putBack = () =>
+    credentialReady
+      .then((credential) => restoreCheckoutCredential(runner.workspace, credential))
+      .catch((err: Error) =>
+        core.warning(`patchloop: the checkout credential was not put back: ${err.message}`),
+      );
+
   const permission = await checkPermission(github, {
     owner: task.owner,
     repo: task.repo,
@@ -83,6 +109,7 @@ export async function startUp(env: NodeJS.ProcessEnv, cwd: string): Promise<Star
     allowedBots: inputs.allowedBots,
   });
   if (!permission.allowed) {
+    await putBack();
     if (permission.failed) return fail(permission.reason);
     core.notice(`patchloop: not running for ${task.requester?.login ?? 'this event'}: ${permission.reason}.`);
     // A sign that the request was seen and refused; no comment, so nobody can make the bot post.
@@ -95,20 +122,10 @@ export async function startUp(env: NodeJS.ProcessEnv, cwd: string): Promise<Star
   }
   core.info(`patchloop: ${permission.reason}.`);
   mark('permission checked');
+  // What the machine offers for isolation (and the sandbox user) is asked now, beside the git
+  // work; the sandbox itself touches the workspace only once that work is done.
+  void probeMachine();
 
-  // Whatever the agent's commands could read must not hold the push credential. Taken while the
-  // comment is posted and the context read; awaited before any git work.
-  const credentialReady = takeCheckoutCredential(runner.workspace, { runnerTemp: runner.runnerTemp }).then(
-    (credential) => {
-      for (const s of credential.secrets) core.setSecret(s);
-      if (credential.removed.length > 0) {
-        core.info(`patchloop: took the checkout credential out of ${credential.removed.join(', ')}.`);
-      }
-      mark('credential taken');
-      return credential;
-    },
-  );
-  credentialReady.catch(() => undefined);
   return {
     state: new RunState({
       inputs,
@@ -210,13 +227,14 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
   mark('branch ready');
   const [baseline, baseCommit] = await Promise.all([work.untracked(), work.headSha().catch(() => undefined)]);
   // After the branch, before the first command: from here on patchloop's git uses a private
-  // git dir and reads nothing under the workspace's .git.
-  await work.isolate();
-  mark('git isolated');
-  // The sandbox is set up only once patchloop's own git work is done (its ACL walk must not
-  // race git's lock files). A set-up that fails throws: the run stops here, before the first
-  // model request, rather than carrying on unisolated.
-  const sandbox = (s.sandbox = await createSandbox({
+  // git dir and reads nothing under the workspace's .git. Making that copy only reads the
+  // checkout (it writes under RUNNER_TEMP), so it goes beside the sandbox's set-up.
+  const isolated = work.isolate().then(() => mark('git isolated'));
+  isolated.catch(() => undefined);
+  // The sandbox is set up only once patchloop's git work in the checkout is done (its ACL walk
+  // must not race git's lock files). A set-up that fails throws: the run stops here, before the
+  // first model request, rather than carrying on unisolated.
+  const sandboxReady = createSandbox({
     workspace: runner.workspace,
     mode: 'auto',
     privateDirs: [runner.runnerTemp, s.dir],
@@ -227,7 +245,13 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
     throw new Error(
       `The command sandbox could not be set up, so the run stopped before the first model request: ${err.message}`,
     );
-  }));
+  });
+  // Both are waited for: a sandbox set up beside a failed isolation is still taken down at the end.
+  const [iso, box] = await Promise.allSettled([isolated, sandboxReady]);
+  if (box.status === 'fulfilled') s.sandbox = box.value;
+  if (iso.status === 'rejected') throw iso.reason;
+  if (box.status === 'rejected') throw box.reason;
+  const sandbox = box.value;
   mark('sandbox ready');
   return { checkout: work, context, plan, baseline, baseCommit, sandbox };
 }
@@ -240,18 +264,30 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
 async function findEarlier(s: RunState, commentReady: Promise<void>): Promise<EarlierSession | undefined> {
   const { task, inputs } = s;
   if (!inputs.continueSession || task.number === undefined) return undefined;
+  const where = { owner: task.owner, repo: task.repo, issueNumber: task.number };
+  // the listing goes out beside the comment's post; which markers count is known once it is posted
+  const listed = listIssueComments(s.github, where);
+  listed.catch(() => undefined);
+  // The first run on an issue (no comment carries a session marker at all) needs no wait for the
+  // comment's post, which tells whose markers count; a PR may carry one in its body instead.
+  if (!task.isPullRequest) {
+    const comments = await listed.catch(() => undefined);
+    if (comments && !comments.some((c) => readSessionMarker(c.body))) return undefined;
+  }
   await commentReady;
   let comment;
   try {
-    comment = await findEarlierComment(s.github, {
-      owner: task.owner,
-      repo: task.repo,
-      issueNumber: task.number,
-      botLogin: s.comment?.author ?? ACTIONS_BOT_LOGIN,
-      ownCommentId: s.comment?.id,
-      ownSessionId: s.sessionId,
-      pullRequest: task.isPullRequest,
-    });
+    comment = await findEarlierComment(
+      s.github,
+      {
+        ...where,
+        botLogin: s.comment?.author ?? ACTIONS_BOT_LOGIN,
+        ownCommentId: s.comment?.id,
+        ownSessionId: s.sessionId,
+        pullRequest: task.isPullRequest,
+      },
+      listed,
+    );
   } catch (err) {
     s.notice(
       `Earlier runs on #${task.number} could not be looked up (${(err as Error).message}); this run starts afresh.`,

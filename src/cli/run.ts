@@ -19,7 +19,7 @@ import { PROVIDER_NAMES, type ProviderName } from '../providers/types.js';
 import { renderSummaryText, toolLogFromMessages } from '../report/summary.js';
 import { createWorkspaceTools } from '../tools/index.js';
 import { isInside } from '../tools/safe-fs.js';
-import { createSandbox } from '../sandbox/index.js';
+import { createSandbox, probeMachine } from '../sandbox/index.js';
 import { existingFolder, parseFlags, positiveInt, positiveNumber } from './args.js';
 import { watchInterrupts } from './interrupt.js';
 import { UsageError, type CliCommand, type CliIO } from './io.js';
@@ -115,6 +115,8 @@ export const runCommand: CliCommand = async (argv, io) => {
   }
   // The SDK loads while git checks the checkout.
   if (!flags.replay) preloadProvider(provider);
+  // What the machine offers for isolation is asked beside the git work (nothing of the checkout).
+  if ((flags.sandbox ?? 'auto') === 'auto') void probeMachine();
   const checkout = await cleanCheckout(
     existingFolder('repo', resolve(io.cwd, flags.repo ?? '.')),
     flags.branch,
@@ -175,11 +177,11 @@ export const runCommand: CliCommand = async (argv, io) => {
   const outputsDir = join(tmpdir(), 'patchloop', id, 'outputs');
   mkdirSync(outputsDir, { recursive: true, mode: 0o755 });
   chmodSync(outputsDir, 0o755);
-  // Only once patchloop's own git work is done: the sandbox's ACL walk must not race git.
-  await isolating;
   // A set-up that fails throws (the run stops before the first model request); `unavailable`
-  // means isolation cannot be had here, or --sandbox off asked for none.
-  const sandbox = await createSandbox({
+  // means isolation cannot be had here, or --sandbox off asked for none. It goes beside the
+  // private git dir's making: that only reads the checkout (the run's git work in the checkout,
+  // the commit, comes after the agent), so the sandbox's ACL walk races no git lock file.
+  const sandboxReady = createSandbox({
     workspace: checkout.root,
     mode: sandboxMode,
     privateDirs: [
@@ -193,6 +195,13 @@ export const runCommand: CliCommand = async (argv, io) => {
       `the command sandbox could not be set up, so nothing was run: ${err.message} (--sandbox off runs commands as you, unisolated)`,
     );
   });
+  const [iso, box] = await Promise.allSettled([isolating, sandboxReady]);
+  if (iso.status === 'rejected') {
+    if (box.status === 'fulfilled' && box.value.kind === 'isolated') await box.value.dispose();
+    throw iso.reason;
+  }
+  if (box.status === 'rejected') throw box.reason;
+  const sandbox = box.value;
   // --sandbox off is the user's own choice; under auto, commands that cannot be isolated are not offered.
   const commands = sandbox.kind === 'isolated' || sandboxMode === 'off';
   if (!commands) {

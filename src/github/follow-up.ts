@@ -38,13 +38,9 @@ export interface FindEarlierOptions {
 export async function findEarlierComment(
   github: GitHubClient,
   o: FindEarlierOptions,
+  listed: ReturnType<typeof listIssueComments> = listIssueComments(github, o),
 ): Promise<EarlierComment | undefined> {
-  const comments = await github.paginate(github.rest.issues.listComments, {
-    owner: o.owner,
-    repo: o.repo,
-    issue_number: o.issueNumber,
-    per_page: 100,
-  });
+  const comments = await listed;
   for (let i = comments.length - 1; i >= 0; i--) {
     const c = comments[i]!;
     if (c.id === o.ownCommentId || c.user?.login !== o.botLogin) continue;
@@ -63,6 +59,22 @@ export async function findEarlierComment(
   const marker = readSessionMarker(pr.body);
   if (!marker || marker.sessionId === o.ownSessionId) return undefined;
   return { id: pr.id, url: pr.html_url, marker, body: pr.body ?? '' };
+}
+
+/**
+ * The issue's comments, for findEarlierComment: listed on their own so the request can start
+ * before the login whose markers count is known (it is the author of this run's comment).
+ */
+export function listIssueComments(
+  github: GitHubClient,
+  o: Pick<FindEarlierOptions, 'owner' | 'repo' | 'issueNumber'>,
+) {
+  return github.paginate(github.rest.issues.listComments, {
+    owner: o.owner,
+    repo: o.repo,
+    issue_number: o.issueNumber,
+    per_page: 100,
+  });
 }
 
 /** The earlier session as this run gets it: its recorded messages, or why not and its summary. */

@@ -149,6 +149,69 @@ function makeSandbox(plan: LaunchPlan, pass: string[], privateDirs: string[]): C
   };
 }
 
+interface Machine {
+  root: Exclude<Awaited<ReturnType<typeof findRootAccess>>, string>;
+  bins: LaunchBins;
+}
+
+const probes = new Map<string, Promise<Machine | string>>();
+const accounts = new Map<string, ReturnType<typeof ensureUser>>();
+
+/** The sandbox user, created when missing: once per process, and retried once when that fails. */
+function accountOf(machine: Machine, user: string): ReturnType<typeof ensureUser> {
+  let account = accounts.get(user);
+  if (!account) {
+    account = retryOnce(() => ensureUser(machine.root, user));
+    // a failure is reported where createSandbox awaits it
+    account.catch(() => undefined);
+    accounts.set(user, account);
+  }
+  return account;
+}
+
+/**
+ * What this machine offers, asked once per process: root or passwordless sudo, the programs, a
+ * PID and mount namespace. None of it touches the workspace, so the entry points start it early,
+ * beside their git work, and createSandbox only waits for the answer. A string says why not.
+ */
+export function probeMachine(user: string = SANDBOX_USER): Promise<Machine | string> {
+  let probe = probes.get(user);
+  if (!probe) {
+    probe = (async () => {
+      if (process.platform !== 'linux')
+        return `commands cannot be isolated on ${process.platform}; only Linux is supported`;
+      const root = await findRootAccess();
+      if (typeof root === 'string') return `commands cannot run as another user: ${root}`;
+      const bins = resolveBins();
+      if (typeof bins === 'string') return `commands cannot be isolated: ${bins}`;
+      const r = await asRoot(root, bins.unshare, [
+        '--pid',
+        '--fork',
+        '--kill-child',
+        '--mount',
+        '--mount-proc',
+        '--propagation',
+        'private',
+        '--',
+        bins.mount,
+        '-t',
+        'tmpfs',
+        'patchloop-probe',
+        '/tmp',
+      ]);
+      if (r.code !== 0)
+        return `no PID and mount namespace for commands here (${firstLine(r.stderr) || `exit ${r.code}`})`;
+      const machine = { root, bins };
+      void accountOf(machine, user);
+      return machine;
+    })();
+    // started early and maybe never awaited (a run that ends first): a failure must not go unhandled
+    probe.catch(() => undefined);
+    probes.set(user, probe);
+  }
+  return probe;
+}
+
 /**
  * Prepares command isolation for a run. `unavailable` when this machine cannot isolate commands
  * (the caller then offers run_tests and bash only with `allow-unisolated-commands`); throws
@@ -166,29 +229,9 @@ export async function createSandbox(opts: SandboxOptions): Promise<SandboxSetup>
   if (workspace === '/' || workspace === '/tmp')
     throw new SandboxSetupError(`the workspace cannot be ${workspace} itself`);
 
-  const root = await findRootAccess();
-  if (typeof root === 'string') return unavailable(`commands cannot run as another user: ${root}`);
-  const bins = resolveBins();
-  if (typeof bins === 'string') return unavailable(`commands cannot be isolated: ${bins}`);
-  const probe = await asRoot(root, bins.unshare, [
-    '--pid',
-    '--fork',
-    '--kill-child',
-    '--mount',
-    '--mount-proc',
-    '--propagation',
-    'private',
-    '--',
-    bins.mount,
-    '-t',
-    'tmpfs',
-    'patchloop-probe',
-    '/tmp',
-  ]);
-  if (probe.code !== 0)
-    return unavailable(
-      `no PID and mount namespace for commands here (${firstLine(probe.stderr) || `exit ${probe.code}`})`,
-    );
+  const machine = await probeMachine(opts.user);
+  if (typeof machine === 'string') return unavailable(machine);
+  const { root, bins } = machine;
   const method: AccessMethod = opts.access ?? (systemBin('setfacl') ? 'acl' : 'group');
   if (method === 'acl' && !systemBin('setfacl')) return unavailable('setfacl (package acl) is not installed');
   if (method === 'group' && root.viaSudo)
@@ -235,7 +278,8 @@ export async function createSandbox(opts: SandboxOptions): Promise<SandboxSetup>
   const processes = Math.min(limits.processes, currentHardLimits().processes ?? Infinity);
   const pass = (opts.commandEnv ?? []).filter(isVariableName);
 
-  const account = await retryOnce(() => ensureUser(root, opts.user ?? SANDBOX_USER));
+  const account = await accountOf(machine, opts.user ?? SANDBOX_USER);
+  // the workspace is touched from here on only: after patchloop's own git work
   const access: WorkspaceAccess = await openWorkspace(root, account, workspace, method);
   try {
     const plan: LaunchPlan = {

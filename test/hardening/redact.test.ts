@@ -89,6 +89,7 @@ describe('createRedactor: token shapes', () => {
     aws: 'AKIAIOSFODNN7EXAMPLE',
     awsTemp: 'ASIAY34FZKBOKMUTVV7A',
     google: `AIza${'SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q'.slice(0, 35)}`,
+    npm: `npm_${'Ab1'.repeat(12)}`,
     jwt: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
   };
 

@@ -244,6 +244,7 @@ describe('allow-listed environment', () => {
         'GIT_TERMINAL_PROMPT',
         'PAGER',
         'GIT_PAGER',
+        'npm_config_update_notifier',
         'NODE_OPTIONS',
       ].sort(),
     );
