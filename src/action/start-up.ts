@@ -4,6 +4,7 @@
 import * as core from '@actions/core';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { jobKey } from '../github/artifact.js';
 import { readSessionMarker } from '../github/comment.js';
 import { gatherContext, type TaskContext } from '../github/context.js';
 import { prepareWork, type WorkPlan } from '../github/delivery.js';
@@ -209,6 +210,7 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
     const options = {
       prefix: inputs.branchPrefix,
       runId: runner.runId,
+      job: jobKey(s.env),
       openPr: inputs.openPr,
       pr,
       github: s.github,

@@ -45,8 +45,12 @@ export interface BranchTask {
   workflowRun?: { id: number };
 }
 
-/** The branch a task's work goes to (before making it unique). */
-export function branchNameFor(task: BranchTask, prefix: string, runId: string): string {
+/**
+ * The branch a task's work goes to (before making it unique). `job` tells apart the jobs of one
+ * workflow run (a matrix): two of them start at the same moment, so making the name unique against
+ * origin's branches would not keep them apart.
+ */
+export function branchNameFor(task: BranchTask, prefix: string, runId: string, job?: string): string {
   const p = cleanPrefix(prefix);
   switch (task.kind) {
     case 'issue':
@@ -58,7 +62,7 @@ export function branchNameFor(task: BranchTask, prefix: string, runId: string): 
     case 'workflow-run':
       return `${p}fix-run-${task.workflowRun?.id ?? runId}`;
     case 'prompt':
-      return `${p}task-${runId}`;
+      return `${p}task-${runId}${job ? `-${slugify(job) || 'job'}` : ''}`;
   }
 }
 

@@ -76,17 +76,24 @@ export function chooseArtifactUploader(env: ArtifactEnvironment): UploaderChoice
  * Without it (a token of another shape) the name ends at the job.
  */
 export function transcriptArtifactName(env: ArtifactEnvironment, taskNumber?: number): string {
-  const job = (env.GITHUB_JOB || 'job').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 40);
-  const jobRun = jobRunBackendId(env.ACTIONS_RUNTIME_TOKEN);
   const parts = [
     TRANSCRIPT_ARTIFACT_PREFIX,
     ...(taskNumber !== undefined ? [String(taskNumber)] : []),
     env.GITHUB_RUN_ID || 'local',
     env.GITHUB_RUN_ATTEMPT || '1',
-    job,
-    ...(jobRun ? [createHash('sha256').update(jobRun).digest('hex').slice(0, 8)] : []),
+    jobKey(env),
   ];
   return parts.join('-');
+}
+
+/**
+ * `<job>[-<job run>]`: this job among the jobs of its workflow run, a matrix's legs included (see
+ * transcriptArtifactName). Also ends the branch of a prompt task, which every leg would share.
+ */
+export function jobKey(env: Pick<ArtifactEnvironment, 'GITHUB_JOB' | 'ACTIONS_RUNTIME_TOKEN'>): string {
+  const job = (env.GITHUB_JOB || 'job').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 40);
+  const jobRun = jobRunBackendId(env.ACTIONS_RUNTIME_TOKEN);
+  return jobRun ? `${job}-${createHash('sha256').update(jobRun).digest('hex').slice(0, 8)}` : job;
 }
 
 /** The artifact's page: `${server}/${repo}/actions/runs/${run}/artifacts/${id}`. */

@@ -36,6 +36,8 @@ export interface WorkPlan {
 export interface PlanOptions {
   prefix: string;
   runId: string;
+  /** the job within the run (`<job>[-<job run>]`), for the names that must differ between a matrix's jobs */
+  job?: string;
   /** the open-pr input */
   openPr: boolean;
   pr?: PullRequestRefs;
@@ -70,7 +72,9 @@ export async function prepareWork(
       : task;
   const current = await checkout.currentBranch();
   const prBase = current ?? task.defaultBranch ?? 'main';
-  const branch = await checkout.freeBranchName(branchNameFor(named, options.prefix, options.runId));
+  const branch = await checkout.freeBranchName(
+    branchNameFor(named, options.prefix, options.runId, options.job),
+  );
   await checkout.startBranch(branch);
   return newBranchPlan(
     branch,
@@ -172,7 +176,9 @@ async function preparePullWork(
   }
   if (pr.fork && !pr.headSha)
     throw new Error(`The head commit of pull request #${number} is unknown, so its code is not checked out.`);
-  const branch = await checkout.freeBranchName(branchNameFor(task, options.prefix, options.runId));
+  const branch = await checkout.freeBranchName(
+    branchNameFor(task, options.prefix, options.runId, options.job),
+  );
   const sha = await checkoutWithContext(
     () => checkout.checkoutPullHead(number, branch),
     `the head of pull request #${number}`,
@@ -212,7 +218,9 @@ async function prepareRunFix(checkout: WorkCheckout, task: Task, options: PlanOp
   let prBase = current ?? task.defaultBranch ?? 'main';
   if (run.headBranch && (await checkout.remoteHasBranch(run.headBranch).catch(() => false)))
     prBase = run.headBranch;
-  const branch = await checkout.freeBranchName(branchNameFor(task, options.prefix, options.runId));
+  const branch = await checkout.freeBranchName(
+    branchNameFor(task, options.prefix, options.runId, options.job),
+  );
   if (!run.headSha) {
     await checkout.startBranch(branch);
     notices.push('The failed run names no commit; the fix starts from the checkout.');

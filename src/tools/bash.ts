@@ -1,14 +1,9 @@
-import type { AgentTool } from '../protocol/tool.js';
+import type { AgentTool, ArgsOf } from '../protocol/tool.js';
 import { formatCommandResult, type CommandDetails } from './command-output.js';
 import type { CommandEnvOptions } from './env.js';
 import { runCommand, type CommandSandbox } from './process.js';
 import { DEFAULT_LIMITS } from './truncate.js';
 import type { Workspace } from './workspace.js';
-
-export interface BashArgs {
-  command: string;
-  timeout?: number;
-}
 
 export interface BashOptions {
   env?: NodeJS.ProcessEnv;
@@ -21,6 +16,18 @@ export interface BashOptions {
 export const DEFAULT_BASH_TIMEOUT_S = 120;
 export const MAX_BASH_TIMEOUT_S = 1800;
 
+const BASH_PARAMETERS = {
+  type: 'object',
+  properties: {
+    command: { type: 'string', minLength: 1 },
+    timeout: { type: 'number', exclusiveMinimum: 0, maximum: MAX_BASH_TIMEOUT_S },
+  },
+  required: ['command'],
+  additionalProperties: false,
+} as const;
+
+export type BashArgs = ArgsOf<typeof BASH_PARAMETERS>;
+
 export function createBashTool(
   ws: Workspace,
   options: BashOptions = {},
@@ -31,15 +38,7 @@ export function createBashTool(
       'Run `bash -c command` in the workspace root (no stdin; the environment holds only neutral variables and those the workflow passes on). ' +
       'Returns the exit code and the last 2000 lines / 50 KB of stdout+stderr. `timeout` in seconds ' +
       `(default ${DEFAULT_BASH_TIMEOUT_S}, max ${MAX_BASH_TIMEOUT_S}) kills all it started.`,
-    parameters: {
-      type: 'object',
-      properties: {
-        command: { type: 'string', minLength: 1 },
-        timeout: { type: 'number', exclusiveMinimum: 0, maximum: MAX_BASH_TIMEOUT_S },
-      },
-      required: ['command'],
-      additionalProperties: false,
-    },
+    parameters: BASH_PARAMETERS,
     async execute(args, { signal, onUpdate }) {
       const result = await runCommand({
         command: args.command,

@@ -1,16 +1,23 @@
 import type { FileHandle } from 'node:fs/promises';
-import { ToolError, type AgentTool, type ToolOutput } from '../protocol/tool.js';
+import { ToolError, type AgentTool, type ArgsOf, type ToolOutput } from '../protocol/tool.js';
 import { unifiedDiff } from './diff.js';
 import { locate, type MatchMode } from './text-match.js';
 import { readAll, replaceContent } from './safe-fs.js';
 import { formatBytes } from './truncate.js';
 import type { Workspace } from './workspace.js';
 
-export interface EditFileArgs {
-  path: string;
-  oldText: string;
-  newText: string;
-}
+const EDIT_FILE_PARAMETERS = {
+  type: 'object',
+  properties: {
+    path: { type: 'string' },
+    oldText: { type: 'string', minLength: 1 },
+    newText: { type: 'string' },
+  },
+  required: ['path', 'oldText', 'newText'],
+  additionalProperties: false,
+} as const;
+
+export type EditFileArgs = ArgsOf<typeof EDIT_FILE_PARAMETERS>;
 
 export interface EditFileDetails {
   path: string;
@@ -58,16 +65,7 @@ export function createEditFileTool(ws: Workspace): AgentTool<EditFileArgs, EditF
       'Replace the one occurrence of `oldText` in a file with `newText`. Copy `oldText` from read_file with enough ' +
       'lines to be unique; no match or several are errors. Trailing spaces, quote/dash style and Unicode form may ' +
       'differ; line endings and BOM are kept.',
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string' },
-        oldText: { type: 'string', minLength: 1 },
-        newText: { type: 'string' },
-      },
-      required: ['path', 'oldText', 'newText'],
-      additionalProperties: false,
-    },
+    parameters: EDIT_FILE_PARAMETERS,
     async execute(args) {
       const target = await ws.resolve(args.path, 'write');
       const shown = target.rel;

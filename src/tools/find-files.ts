@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { ToolError, type AgentTool } from '../protocol/tool.js';
+import { ToolError, type AgentTool, type ArgsOf } from '../protocol/tool.js';
 import { listFiles } from './file-list.js';
 import { createToolGit as createGit, type Git } from '../git/index.js';
 import { parseGlob } from './glob.js';
@@ -7,11 +7,18 @@ import { displayPath } from './path-display.js';
 import { formatBytes, MAX_BODY_BYTES, MAX_RESULT_BYTES, truncateHead } from './truncate.js';
 import type { Workspace } from './workspace.js';
 
-export interface FindFilesArgs {
-  pattern: string;
-  path?: string;
-  limit?: number;
-}
+const FIND_FILES_PARAMETERS = {
+  type: 'object',
+  properties: {
+    pattern: { type: 'string', minLength: 1 },
+    path: { type: 'string' },
+    limit: { type: 'integer', minimum: 1 },
+  },
+  required: ['pattern'],
+  additionalProperties: false,
+} as const;
+
+export type FindFilesArgs = ArgsOf<typeof FIND_FILES_PARAMETERS>;
 
 export interface FindFilesDetails {
   count: number;
@@ -39,16 +46,7 @@ export function createFindFilesTool(
       `.gitignore. Sorted; at most \`limit\` (default and max ${MAX_FIND_LIMIT}), ` +
       `${MAX_RESULT_BYTES / 1024} KB in all, with a notice when cut.`,
     readOnly: true,
-    parameters: {
-      type: 'object',
-      properties: {
-        pattern: { type: 'string', minLength: 1 },
-        path: { type: 'string' },
-        limit: { type: 'integer', minimum: 1 },
-      },
-      required: ['pattern'],
-      additionalProperties: false,
-    },
+    parameters: FIND_FILES_PARAMETERS,
     async execute(args, { signal }) {
       const filter = parseGlob(args.pattern);
       if (!filter) throw new ToolError('`pattern` is empty; give a glob such as "*.ts".');

@@ -1,6 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ToolError, type AgentTool } from '../protocol/tool.js';
+import { ToolError, type AgentTool, type ArgsOf } from '../protocol/tool.js';
 import { createToolGit as createGit, type Git } from '../git/index.js';
 import { parseGlob } from './glob.js';
 import { createGitGrep } from './grep-git.js';
@@ -11,16 +11,6 @@ import { compilePattern, createWalkGrep, linesOf, searchLines } from './grep-wal
 import { displayPath } from './path-display.js';
 import { cutLine, formatBytes, MAX_BODY_BYTES, MAX_RESULT_BYTES, truncateHead } from './truncate.js';
 import type { Workspace } from './workspace.js';
-
-export interface GrepArgs {
-  pattern: string;
-  path?: string;
-  glob?: string;
-  ignoreCase?: boolean;
-  literal?: boolean;
-  context?: number;
-  limit?: number;
-}
 
 export interface GrepDetails {
   backend: string;
@@ -46,6 +36,23 @@ export const MAX_LINE_CHARS = 500;
 const MAX_CONTEXT = 20;
 /** Far below the kernel's 128 KiB limit on one command-line argument. */
 const MAX_PATTERN_CHARS = 16 * 1024;
+
+const GREP_PARAMETERS = {
+  type: 'object',
+  properties: {
+    pattern: { type: 'string', minLength: 1 },
+    path: { type: 'string', description: 'Folder or file' },
+    glob: { type: 'string', description: '"*.ts" (any depth) or "src/**/*.ts"' },
+    ignoreCase: { type: 'boolean' },
+    literal: { type: 'boolean' },
+    context: { type: 'integer', minimum: 0, maximum: MAX_CONTEXT },
+    limit: { type: 'integer', minimum: 1 },
+  },
+  required: ['pattern'],
+  additionalProperties: false,
+} as const;
+
+export type GrepArgs = ArgsOf<typeof GREP_PARAMETERS>;
 
 type LineRecord = Extract<GrepRecord, { file: string }>;
 /** A line to show, '--' between groups, undefined for a line that failed `confirm`. */
@@ -142,20 +149,7 @@ export function createGrepTool(
       `lines cut at ${MAX_LINE_CHARS} chars, ${MAX_RESULT_BYTES / 1024} KB in all, with a notice when cut. ` +
       "`path` may be a command's saved output.",
     readOnly: true,
-    parameters: {
-      type: 'object',
-      properties: {
-        pattern: { type: 'string', minLength: 1 },
-        path: { type: 'string', description: 'Folder or file' },
-        glob: { type: 'string', description: '"*.ts" (any depth) or "src/**/*.ts"' },
-        ignoreCase: { type: 'boolean' },
-        literal: { type: 'boolean' },
-        context: { type: 'integer', minimum: 0, maximum: MAX_CONTEXT },
-        limit: { type: 'integer', minimum: 1 },
-      },
-      required: ['pattern'],
-      additionalProperties: false,
-    },
+    parameters: GREP_PARAMETERS,
     async execute(args, { signal }) {
       if (args.pattern.includes('\0')) throw new ToolError('The pattern contains a NUL byte.');
       if (args.pattern.length > MAX_PATTERN_CHARS) {

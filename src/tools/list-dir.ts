@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { ToolError, type AgentTool } from '../protocol/tool.js';
+import { ToolError, type AgentTool, type ArgsOf } from '../protocol/tool.js';
 import { createToolGit as createGit, type Git } from '../git/index.js';
 import { ignoredByGit } from './file-list.js';
 import { IgnoreRules } from './ignore.js';
@@ -8,10 +8,16 @@ import { formatBytes, MAX_BODY_BYTES, MAX_RESULT_BYTES, truncateHead } from './t
 import { compareNames } from './walk.js';
 import type { Workspace } from './workspace.js';
 
-export interface ListDirArgs {
-  path?: string;
-  limit?: number;
-}
+const LIST_DIR_PARAMETERS = {
+  type: 'object',
+  properties: {
+    path: { type: 'string' },
+    limit: { type: 'integer', minimum: 1 },
+  },
+  additionalProperties: false,
+} as const;
+
+export type ListDirArgs = ArgsOf<typeof LIST_DIR_PARAMETERS>;
 
 export interface ListDirDetails {
   entries: number;
@@ -70,14 +76,7 @@ export function createListDirTool(
       `.gitignore; at most \`limit\` (default ${DEFAULT_LIST_LIMIT}, max ${MAX_LIST_LIMIT}), ` +
       `${MAX_RESULT_BYTES / 1024} KB in all, with a notice when cut.`,
     readOnly: true,
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string' },
-        limit: { type: 'integer', minimum: 1 },
-      },
-      additionalProperties: false,
-    },
+    parameters: LIST_DIR_PARAMETERS,
     async execute(args, { signal }) {
       const target = await ws.resolve(args.path, 'read');
       const where = target.rel || '.';

@@ -1,15 +1,22 @@
 import type { FileHandle } from 'node:fs/promises';
-import { ToolError, type AgentTool, type ToolOutput } from '../protocol/tool.js';
+import { ToolError, type AgentTool, type ArgsOf, type ToolOutput } from '../protocol/tool.js';
 import { classify, SNIFF_BYTES } from './file-kind.js';
 import { readAll } from './safe-fs.js';
 import { DEFAULT_MAX_LINES, formatBytes, MAX_BODY_BYTES, MAX_RESULT_BYTES, utf8Head } from './truncate.js';
 import type { Workspace } from './workspace.js';
 
-export interface ReadFileArgs {
-  path: string;
-  offset?: number;
-  limit?: number;
-}
+const READ_FILE_PARAMETERS = {
+  type: 'object',
+  properties: {
+    path: { type: 'string' },
+    offset: { type: 'integer', minimum: 1 },
+    limit: { type: 'integer', minimum: 1 },
+  },
+  required: ['path'],
+  additionalProperties: false,
+} as const;
+
+export type ReadFileArgs = ArgsOf<typeof READ_FILE_PARAMETERS>;
 
 export interface ReadFileDetails {
   path: string;
@@ -106,16 +113,7 @@ export function createReadFileTool(ws: Workspace): AgentTool<ReadFileArgs, ReadF
       'offset to continue. Images (png, jpeg, gif, webp) return as images; other binary files are refused. ' +
       "Also reads a command's saved output (absolute path from its notice).",
     readOnly: true,
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string' },
-        offset: { type: 'integer', minimum: 1 },
-        limit: { type: 'integer', minimum: 1 },
-      },
-      required: ['path'],
-      additionalProperties: false,
-    },
+    parameters: READ_FILE_PARAMETERS,
     async execute(args) {
       if (args.path.trim() === '')
         throw new ToolError('`path` is empty; give a file path relative to the workspace root.');

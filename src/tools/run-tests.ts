@@ -1,4 +1,4 @@
-import { ToolError, type AgentTool } from '../protocol/tool.js';
+import { ToolError, type AgentTool, type ArgsOf } from '../protocol/tool.js';
 import { formatCommandResult, type CommandDetails } from './command-output.js';
 import { detectTestCommand } from './detect-test-command.js';
 import type { CommandEnvOptions } from './env.js';
@@ -7,9 +7,15 @@ import { shellQuote, splitWords } from './shell-words.js';
 import { DEFAULT_LIMITS } from './truncate.js';
 import type { Workspace } from './workspace.js';
 
-export interface RunTestsArgs {
-  args?: string;
-}
+const RUN_TESTS_PARAMETERS = {
+  type: 'object',
+  properties: {
+    args: { type: 'string' },
+  },
+  additionalProperties: false,
+} as const;
+
+export type RunTestsArgs = ArgsOf<typeof RUN_TESTS_PARAMETERS>;
 
 export interface RunTestsOptions {
   /** The configured command; empty or undefined means detect it. */
@@ -35,13 +41,7 @@ export function createRunTestsTool(
       "Run the project's tests (configured, or detected: npm test, pytest, go test, cargo test, make test) " +
       'with `args` appended as words (quotes group; not shell text), e.g. a test file. Returns the exit code and ' +
       `the last 2000 lines / 50 KB of output; a cut says where the full output is. Limit ${Math.round(timeoutMs / 60000)} min.`,
-    parameters: {
-      type: 'object',
-      properties: {
-        args: { type: 'string' },
-      },
-      additionalProperties: false,
-    },
+    parameters: RUN_TESTS_PARAMETERS,
     async execute(args, { signal, onUpdate }) {
       const configured = options.testCommand?.trim();
       const detected = configured ? undefined : detectTestCommand(ws.root, options.env ?? process.env);

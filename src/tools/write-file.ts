@@ -1,13 +1,20 @@
-import { ToolError, type AgentTool } from '../protocol/tool.js';
+import { ToolError, type AgentTool, type ArgsOf } from '../protocol/tool.js';
 import { unifiedDiff } from './diff.js';
 import { readAll, replaceContent } from './safe-fs.js';
 import { formatBytes, splitLines } from './truncate.js';
 import type { Workspace } from './workspace.js';
 
-export interface WriteFileArgs {
-  path: string;
-  content: string;
-}
+const WRITE_FILE_PARAMETERS = {
+  type: 'object',
+  properties: {
+    path: { type: 'string' },
+    content: { type: 'string' },
+  },
+  required: ['path', 'content'],
+  additionalProperties: false,
+} as const;
+
+export type WriteFileArgs = ArgsOf<typeof WRITE_FILE_PARAMETERS>;
 
 export interface WriteFileDetails {
   path: string;
@@ -26,15 +33,7 @@ export function createWriteFileTool(ws: Workspace): AgentTool<WriteFileArgs, Wri
     description:
       'Create or overwrite a file, making parent folders. To change part of a file prefer edit_file. ' +
       'Protected paths (e.g. .github/workflows/) are refused.',
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string' },
-        content: { type: 'string' },
-      },
-      required: ['path', 'content'],
-      additionalProperties: false,
-    },
+    parameters: WRITE_FILE_PARAMETERS,
     async execute(args) {
       if (args.path.trim() === '')
         throw new ToolError('`path` is empty; give a file path relative to the workspace root.');

@@ -195,6 +195,21 @@ describe('an issue comment with the trigger phrase', () => {
     expect(readFileSync(join(repo.work, '.git/config'), 'utf8')).toContain(CHECKOUT_HEADER);
     expect(transcriptOf(r.runnerTemp, 'transcript-1.html')).toContain('<html');
     expect(r.stdout).toContain('not uploaded as an artifact');
+
+    // the Actions log follows the run: a group per turn, each call with its arguments and result,
+    // and one outcome line at the end
+    const groups = log.split('\n').filter((l) => l.startsWith('::group::patchloop turn '));
+    expect(groups).toHaveLength(4);
+    expect(groups[0]).toBe('::group::patchloop turn 1 · claude-sonnet-5-5');
+    expect(log).toMatch(
+      /::group::patchloop turn \d[^\n]*\n(?:(?!::endgroup::)[^\n]*\n)*\s*✓ read_file[^\n]*src\/math\.js/,
+    );
+    expect(log).toMatch(/✓ edit_file[^\n]*src\/math\.js/);
+    expect(log).toMatch(/run_tests/);
+    expect(log.split('\n').filter((l) => l.startsWith('::group::')).length).toBe(
+      log.split('\n').filter((l) => l === '::endgroup::').length,
+    );
+    expect(log).toMatch(/\npatchloop: success · [^\n]*4 turns/);
   });
 
   it('ends as no-changes, with no branch and no PR, when the agent changes nothing', async () => {

@@ -171,6 +171,60 @@ describe('the transcript artifact', () => {
     expect(first.r.outputs['artifact-url']).not.toBe(second.r.outputs['artifact-url']);
   });
 
+  it('keeps two legs of one matrix job apart: prompt tasks get their own branch, PR and artifact', async () => {
+    // Each leg writes a note, so each has a commit to push and a PR to open.
+    const legSession = (leg: string): AnthropicTurn[] => [
+      {
+        text: 'Writing the note.',
+        toolCalls: [
+          {
+            id: 'toolu_w1',
+            name: 'write_file',
+            json: JSON.stringify({ path: `notes/${leg}.md`, content: `${leg}\n` }),
+          },
+        ],
+        usage: { input: 400, output: 20 },
+      },
+      { text: `Wrote the ${leg} note.`, usage: { input: 500, output: 10 } },
+    ];
+    const outcomes = [];
+    for (const leg of ['linux', 'macos']) {
+      model = await startAnthropicServer((_req, i) => legSession(leg)[i]!);
+      // Same run, same job id (GITHUB_JOB is shared by every leg of a matrix); only the job run,
+      // which the runtime token names, differs.
+      const identity = service.job({ runId: 9004, job: `batch-${leg}` });
+      const r = await runAction({
+        script: action.path,
+        workspace: repo.work,
+        apiUrl: gh.url,
+        eventName: 'workflow_dispatch',
+        runId: '9004',
+        payload: { inputs: {}, ref: 'refs/heads/main', sender: { login: 'alice', type: 'User' } },
+        inputs: {
+          'github-token': TOKEN,
+          'api-key': API_KEY,
+          'base-url': model.url,
+          prompt: `Write the ${leg} note`,
+        },
+        env: { ACTIONS_RUNTIME_TOKEN: identity.token, ACTIONS_RESULTS_URL: service.url, GITHUB_JOB: 'batch' },
+      });
+      cleanups.push(r.cleanup);
+      await model.close();
+      model = undefined;
+      expect(r.code, r.stdout.slice(-3000)).toBe(0);
+      outcomes.push(r.outputs);
+    }
+    const [a, b] = outcomes as [Record<string, string>, Record<string, string>];
+    expect(a.branch).toMatch(/^patchloop\/task-9004-batch-[0-9a-f]{8}$/);
+    expect(b.branch).toMatch(/^patchloop\/task-9004-batch-[0-9a-f]{8}$/);
+    expect(a.branch).not.toBe(b.branch);
+    expect(a['pr-number']).not.toBe(b['pr-number']);
+    const prs = [...gh.pulls.values()].filter((p) => p.head.ref.startsWith('patchloop/task-9004-'));
+    expect(prs.map((p) => p.head.ref).sort()).toEqual([a.branch, b.branch].sort());
+    const names = service.artifacts.filter((x) => x.finalized && x.runId === 9004).map((x) => x.name);
+    expect(new Set(names).size).toBe(2);
+  });
+
   it('when the service refuses the upload, says so and leaves the conclusion as it was', async () => {
     model = await startAnthropicServer((_req, i) => LOOK_SESSION[i]!);
     const issue = gh.addIssue({ title: 'Check the configuration' });

@@ -13,7 +13,8 @@ const base: Omit<Task, 'kind'> = {
 };
 
 // The action's Task is one kind of BranchTask.
-const branchNameFor = (task: Task, prefix: string, runId: string) => nameFor(task, prefix, runId);
+const branchNameFor = (task: Task, prefix: string, runId: string, job?: string) =>
+  nameFor(task, prefix, runId, job);
 
 const validRef = (name: string) => {
   try {
@@ -44,6 +45,10 @@ describe('branch names', () => {
       ),
     ).toBe('patchloop/fix-run-555');
     expect(branchNameFor({ ...base, kind: 'prompt' }, 'bots/', '99')).toBe('bots/task-99');
+    // the jobs of one run (a matrix) each get their own
+    expect(branchNameFor({ ...base, kind: 'prompt' }, 'bots/', '99', 'batch-1a2b3c4d')).toBe(
+      'bots/task-99-batch-1a2b3c4d',
+    );
     expect(branchNameFor({ ...base, kind: 'issue', number: 5, title: '🙂🙂' }, 'patchloop/', '1')).toBe(
       'patchloop/issue-5',
     );

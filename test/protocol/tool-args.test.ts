@@ -2,6 +2,16 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { ToolRegistry } from '../../src/protocol/execute.js';
 import { defineTool, textOutput, type ArgsOf } from '../../src/protocol/tool.js';
 import { textOf } from '../../src/protocol/types.js';
+import type {
+  BashArgs,
+  EditFileArgs,
+  FindFilesArgs,
+  GrepArgs,
+  ListDirArgs,
+  ReadFileArgs,
+  RunTestsArgs,
+  WriteFileArgs,
+} from '../../src/tools/index.js';
 
 // A tool's argument type comes from its schema: change one and the other follows, or the build fails.
 
@@ -54,5 +64,48 @@ describe('tool arguments derived from the schema', () => {
     );
     expect(bad.isError).toBe(true);
     expect(seen).toHaveLength(1);
+  });
+});
+
+// The built-in tools' argument types come from their schemas; each must stay the shape `execute` was written for.
+describe('built-in tools’ argument types', () => {
+  it('read_file', () => {
+    expectTypeOf<ReadFileArgs>().toEqualTypeOf<{ path: string; offset?: number; limit?: number }>();
+  });
+
+  it('edit_file', () => {
+    expectTypeOf<EditFileArgs>().toEqualTypeOf<{ path: string; oldText: string; newText: string }>();
+  });
+
+  it('write_file', () => {
+    expectTypeOf<WriteFileArgs>().toEqualTypeOf<{ path: string; content: string }>();
+  });
+
+  it('grep', () => {
+    expectTypeOf<GrepArgs>().toEqualTypeOf<{
+      pattern: string;
+      path?: string;
+      glob?: string;
+      ignoreCase?: boolean;
+      literal?: boolean;
+      context?: number;
+      limit?: number;
+    }>();
+  });
+
+  it('find_files', () => {
+    expectTypeOf<FindFilesArgs>().toEqualTypeOf<{ pattern: string; path?: string; limit?: number }>();
+  });
+
+  it('list_dir', () => {
+    expectTypeOf<ListDirArgs>().toEqualTypeOf<{ path?: string; limit?: number }>();
+  });
+
+  it('run_tests', () => {
+    expectTypeOf<RunTestsArgs>().toEqualTypeOf<{ args?: string }>();
+  });
+
+  it('bash', () => {
+    expectTypeOf<BashArgs>().toEqualTypeOf<{ command: string; timeout?: number }>();
   });
 });
