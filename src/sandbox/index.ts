@@ -7,7 +7,14 @@ import type { SignalGroup } from '../tools/process-group.js';
 import { isInside } from '../tools/safe-fs.js';
 import { openWorkspace, type AccessMethod, type WorkspaceAccess } from './access.js';
 import { SandboxSetupError } from './error.js';
-import { launch, SANDBOX_HOME, SCRATCH_DIRS, type LaunchBins, type LaunchPlan } from './launch.js';
+import {
+  launch,
+  NAMESPACE_OPTIONS,
+  SANDBOX_HOME,
+  SCRATCH_DIRS,
+  type LaunchBins,
+  type LaunchPlan,
+} from './launch.js';
 import { currentHardLimits, DEFAULT_COMMAND_LIMITS, type CommandLimits } from './limits.js';
 import { selfCheck } from './self-check.js';
 import { asRoot, ensureUser, findRootAccess, firstLine, SANDBOX_USER, systemBin } from './user.js';
@@ -185,13 +192,7 @@ export function probeMachine(user: string = SANDBOX_USER): Promise<Machine | str
       const bins = resolveBins();
       if (typeof bins === 'string') return `commands cannot be isolated: ${bins}`;
       const r = await asRoot(root, bins.unshare, [
-        '--pid',
-        '--fork',
-        '--kill-child',
-        '--mount',
-        '--mount-proc',
-        '--propagation',
-        'private',
+        ...NAMESPACE_OPTIONS,
         '--',
         bins.mount,
         '-t',

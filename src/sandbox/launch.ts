@@ -149,6 +149,21 @@ const NAMESPACE_INIT = [
   'while :; do wait "$c"; s=$?; kill -0 "$c" 2>/dev/null || exit "$s"; done',
 ].join('\n');
 
+/**
+ * unshare's options for a command's namespaces: its own PIDs (init's exit kills the rest), its
+ * own mounts with a fresh /proc, none of them propagated back. The set-up's probe asks for exactly
+ * these, so a machine that passes the probe can launch commands.
+ */
+export const NAMESPACE_OPTIONS = [
+  '--pid',
+  '--fork',
+  '--kill-child',
+  '--mount',
+  '--mount-proc',
+  '--propagation',
+  'private',
+] as const;
+
 /** The argv that runs `command` in `cwd` as the sandbox user, as root would start it (no sudo). */
 export function commandArgv(plan: LaunchPlan, command: string, cwd: string, timeoutMs?: number): string[] {
   const { bins, account } = plan;
@@ -159,13 +174,7 @@ export function commandArgv(plan: LaunchPlan, command: string, cwd: string, time
     'KILL',
     '--',
     bins.unshare,
-    '--pid',
-    '--fork',
-    '--kill-child',
-    '--mount',
-    '--mount-proc',
-    '--propagation',
-    'private',
+    ...NAMESPACE_OPTIONS,
     '--',
     bins.sh,
     '-c',
