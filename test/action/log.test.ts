@@ -31,7 +31,7 @@ async function loggedRun() {
     ]);
     const result = await runAgent({
       provider,
-      tools: createWorkspaceTools({ root: repo.root, testCommand: 'node --test' }),
+      tools: createWorkspaceTools({ root: repo.root, testCommand: 'node --test --test-reporter=tap' }),
       systemPrompt: 'You fix bugs.',
       task: 'Fix the divide-by-zero',
       maxTurns: 10,

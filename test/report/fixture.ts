@@ -13,11 +13,14 @@ import type { AssistantMessage, StopReason, ToolCall, Usage } from '../../src/pr
 import { addUsage, emptyUsage } from '../../src/protocol/types.js';
 import { createWorkspaceTools } from '../../src/tools/index.js';
 
-// No folder argument: Node 22 and later take arguments as globs and do not walk a folder.
-export const TEST_COMMAND = 'node --test';
+// No folder argument: Node 22 and later take arguments as globs and do not walk a folder. The
+// reporter is pinned: Node 20 writes TAP when not on a terminal, Node 23 and later the spec format,
+// and the tests read the failure lines (`not ok N - …`).
+export const TEST_COMMAND = 'node --test --test-reporter=tap';
 
 export const DEMO_FILES: Record<string, string> = {
-  'package.json': '{ "name": "demo", "private": true, "scripts": { "test": "node --test" } }\n',
+  'package.json':
+    '{ "name": "demo", "private": true, "scripts": { "test": "node --test --test-reporter=tap" } }\n',
   'src/math.js': [
     'export function add(a, b) {',
     '  return a + b;',
