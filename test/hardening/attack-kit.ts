@@ -520,7 +520,8 @@ export { tmpdir };
 export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }> = {
   'pid-namespace': {
     what: 'commands run without a PID namespace of their own',
-    edits: [[/([\w$]+\.unshare,)"--pid","--fork","--kill-child",/g, '$1"--fork",']],
+    // the namespace options are one list, shared by the set-up's probe and every launch
+    edits: [[/(=\[)"--pid","--fork","--kill-child",/g, '$1"--fork",']],
   },
   'git-private': {
     what: "patchloop's git keeps using the workspace's .git after the first command",
