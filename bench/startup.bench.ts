@@ -108,7 +108,6 @@ try {
         GITHUB_OUTPUT: join(runnerTemp, 'output'),
         GITHUB_STEP_SUMMARY: join(runnerTemp, 'summary'),
         RUNNER_TEMP: runnerTemp,
-        PATCHLOOP_SANDBOX: 'off',
         'INPUT_GITHUB-TOKEN': 'ghs_faketoken',
         'INPUT_API-KEY': 'sk-ant-bench-0000000000000000',
         'INPUT_BASE-URL': model.url,

@@ -323,7 +323,6 @@ describe('with command isolation', () => {
         comment: { id: c.id, body: c.body, createdAt: c.created_at },
       }),
       inputs: { 'allow-bash': 'true' },
-      env: { PATCHLOOP_SANDBOX: 'auto' },
     });
     expect(r.code, r.stderr.slice(-3000)).toBe(0);
     expect(r.stdout).toMatch(/commands run as user patchloop-sandbox/);

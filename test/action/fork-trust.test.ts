@@ -63,7 +63,6 @@ async function act(eventName: string, payload: unknown, inputs: Record<string, s
       'base-url': model.url,
       ...inputs,
     },
-    env: { PATCHLOOP_SANDBOX: 'off' },
   });
   cleanups.push(r.cleanup);
   return r;

@@ -103,7 +103,6 @@ export async function runAction(o: ActionRunOptions): Promise<ActionRunResult> {
     GITHUB_STEP_SUMMARY: summaryPath,
     RUNNER_TEMP: runnerTemp,
     RUNNER_OS: 'Linux',
-    PATCHLOOP_SANDBOX: 'off',
     ...Object.fromEntries(
       Object.entries(o.inputs).map(([k, v]) => [`INPUT_${k.replace(/ /g, '_').toUpperCase()}`, v]),
     ),

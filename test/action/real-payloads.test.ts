@@ -71,7 +71,6 @@ async function act(eventName: string, payload: unknown) {
       'api-key': 'sk-ant-api03-real-payloads-0123456789',
       'base-url': model.url,
     },
-    env: { PATCHLOOP_SANDBOX: 'off' },
   });
   cleanups.push(r.cleanup);
   return r;

@@ -107,7 +107,7 @@ async function act(
       'base-url': model.url,
       ...o.inputs,
     },
-    env: { PATCHLOOP_SANDBOX: 'auto', ...planted.env, ...o.env },
+    env: { ...planted.env, ...o.env },
   });
   results.push(r);
   return { r, issue: issue.number };

@@ -376,9 +376,7 @@ export async function attack(o: AttackOptions): Promise<AttackRun> {
       'base-url': model.url,
       ...o.inputs,
     },
-    // PATCHLOOP_SANDBOX is left out: the harness's default (off) would switch isolation off
     env: {
-      PATCHLOOP_SANDBOX: '',
       // the sandbox's test switches reach the bundle only when a defence-off run asks for them
       ...(process.env.PL_WEAKEN ? { PL_WEAKEN: process.env.PL_WEAKEN } : {}),
       ...secrets.env,
