@@ -195,7 +195,8 @@ class AgentRun {
    * The earlier session's messages: recorded as they were (plus a result for any call it left
    * open, so the file keeps the pairing rule), then the `continue` event; the model sees its
    * successful turns. Compaction then keeps the earlier task with the new request beside it, so
-   * the request is never folded into a note.
+   * the request is never folded into a note: all of its blocks, its images (a screenshot in a
+   * follow-up comment) in their place among its text.
    */
   private startFrom(earlier: NonNullable<AgentOptions['earlier']>, task: UserMessage): void {
     const recorded = [...earlier.messages];
@@ -223,13 +224,17 @@ class AgentRun {
     this.context = pairToolResults(kept);
     const first = this.context[0];
     if (first?.role === 'user') {
-      const base =
-        typeof first.content === 'string' ? [{ type: 'text' as const, text: first.content }] : first.content;
+      const blocks = (content: UserMessage['content']) =>
+        typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content;
+      const request = blocks(task.content);
+      // The request's leading text goes in the heading's block, the rest follows as it was.
+      const lead = request[0]?.type === 'text' ? request[0] : undefined;
       this.task = {
         ...first,
         content: [
-          ...base,
-          { type: 'text', text: `\n\n[The request this session continues with]\n${textOf(task.content)}` },
+          ...blocks(first.content),
+          { type: 'text', text: `\n\n[The request this session continues with]\n${lead?.text ?? ''}` },
+          ...request.slice(lead ? 1 : 0),
         ],
       };
     }

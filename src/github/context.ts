@@ -103,8 +103,8 @@ export async function gatherContext(
   const withHtml = options.images?.mode === 'fetch';
   const html = new Map<string, string>();
   // The rendering of the issue or PR body is read only when its text (or the request, for a
-  // task made of the body) shows an image, and beside the other reads, not after them; a
-  // failure is a warning, never a rejection.
+  // task made of the body) shows an image, and that of a review only when the review shows one;
+  // both beside the other reads, not after them; a failure is a warning, never a rejection.
   const bodyHasImage =
     imageRefs(task.body ?? '').length > 0 ||
     ((task.trigger.kind === 'issue-body' || task.trigger.kind === 'label') &&
@@ -117,6 +117,19 @@ export async function gatherContext(
           .catch((err: unknown) => {
             ctx.warnings.push(
               describeGitHubError(err, 'read-issue', `Reading the images of #${task.number}`),
+            );
+            return '';
+          })
+      : undefined;
+  const reviewId = task.trigger.kind === 'review' ? task.trigger.id : undefined;
+  const reviewHtml =
+    withHtml && reviewId !== undefined && task.number !== undefined && imageRefs(task.request).length > 0
+      ? github.rest.pulls
+          .getReview({ owner, repo, pull_number: task.number, review_id: reviewId, headers: FULL_JSON })
+          .then(({ data }) => (data as { body_html?: string | null }).body_html ?? '')
+          .catch((err: unknown) => {
+            ctx.warnings.push(
+              describeGitHubError(err, 'read-pull', `Reading the images of the review of #${task.number}`),
             );
             return '';
           })
@@ -224,6 +237,7 @@ export async function gatherContext(
     }
   }
   if (bodyHtml) html.set('body', await bodyHtml);
+  if (reviewHtml) html.set(`review:${reviewId}`, await reviewHtml);
   if (options.images) ctx.images = await gatherImages(task, ctx, options.images, html);
   return ctx;
 }
@@ -235,9 +249,11 @@ function imageTexts(task: Task, ctx: TaskContext): { text: string; html?: string
       ? `comment:${task.trigger.id}`
       : task.trigger.kind === 'review-comment'
         ? `review-comment:${task.trigger.id}`
-        : task.trigger.kind === 'issue-body' || task.trigger.kind === 'label'
-          ? 'body'
-          : undefined;
+        : task.trigger.kind === 'review'
+          ? `review:${task.trigger.id}`
+          : task.trigger.kind === 'issue-body' || task.trigger.kind === 'label'
+            ? 'body'
+            : undefined;
   return [
     { text: task.request, html: request },
     { text: task.body ?? ctx.issue?.body ?? '', html: 'body' },

@@ -13,7 +13,11 @@ export interface ImageLimits {
 }
 
 export interface Capabilities {
-  /** Absent: the model takes no images (or, for an unknown model, nothing is known). */
+  /**
+   * Absent: the model takes no images, and none is sent to it. That includes a model whose image
+   * input is not known (an OpenAI-compatible server's): each request gets a note in place of
+   * every image (see images.ts).
+   */
   images?: ImageLimits;
   /** The model reasons before it answers and can return that reasoning (or its encrypted form). */
   reasoning: boolean;
@@ -78,7 +82,7 @@ export function capabilitiesOf(provider: string, model: string): Capabilities {
       };
     }
     default:
-      // An OpenAI-compatible server: whatever it serves; its limits are its own.
+      // An OpenAI-compatible server: whatever it serves, with image input not known, so none is sent.
       return { reasoning: false, signatures: false, ...known };
   }
 }

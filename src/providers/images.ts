@@ -5,8 +5,10 @@ import type { ImageLimits } from './capabilities.js';
  * Images as the target accepts them. The history keeps every image as it was given; each request
  * gets, in place of an image over the target's limits, the image scaled down (PNG and JPEG, see
  * image-scale.ts) with a note saying so, or else a text block that says what was left out and
- * why, so one oversized screenshot never makes every later request fail. An image the API refused
- * anyway (a limit not in the table) is remembered by the harness and left out the same way.
+ * why, so one oversized screenshot never makes every later request fail. A target with no image
+ * limits takes no images: every image becomes a note saying so (a fallback model without image
+ * input, say, after a primary that had them). An image the API refused anyway (a limit not in
+ * the table) is remembered by the harness and left out the same way.
  */
 
 /** Scaled versions of oversized images, by their data (null: could not be scaled). */
@@ -18,15 +20,18 @@ function size(bytes: number): string {
   return bytes >= MB ? `${(bytes / MB).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }
 
-/** Why `image` cannot be sent to the target, or undefined when it can. */
+/**
+ * Why `image` cannot be sent to the target, or undefined when it can. No `limits`: the target
+ * takes no images.
+ */
 export function imageProblem(
   image: ImageContent,
   limits: ImageLimits | undefined,
   provider: string,
   refused: ReadonlySet<string>,
 ): string | undefined {
+  if (!limits) return `the model in use (${provider}) does not take images`;
   if (refused.has(image.data)) return `${provider} refused it in an earlier request`;
-  if (!limits) return undefined;
   if (!limits.mimeTypes.includes(image.mimeType)) return `${provider} does not take ${image.mimeType} images`;
   return oversize(image, limits, provider);
 }
@@ -103,7 +108,8 @@ function note(image: ImageContent, why: string): TextContent {
 
 /**
  * The messages with every image the target would refuse replaced by its scaled version from
- * `scaled` (after a note saying so) or else by a note. Does not mutate.
+ * `scaled` (after a note saying so) or else by a note; with no `limits`, every image by a note.
+ * Does not mutate.
  */
 export function fitImages(
   messages: readonly Message[],
@@ -112,7 +118,6 @@ export function fitImages(
   refused: ReadonlySet<string> = new Set(),
   scaled: ScaledImages = new Map(),
 ): Message[] {
-  if (!limits && refused.size === 0) return [...messages];
   return messages.map((m): Message => {
     if (m.role === 'assistant' || typeof m.content === 'string') return m;
     if (!m.content.some((c) => c.type === 'image' && imageProblem(c, limits, provider, refused))) return m;
@@ -120,7 +125,7 @@ export function fitImages(
       if (c.type !== 'image') return [c];
       const why = imageProblem(c, limits, provider, refused);
       if (!why) return [c];
-      const smaller = refused.has(c.data) ? undefined : scaled.get(c.data);
+      const smaller = !limits || refused.has(c.data) ? undefined : scaled.get(c.data);
       if (smaller && !refused.has(smaller.image.data))
         return [{ type: 'text', text: smaller.note }, smaller.image];
       return [note(c, why)];

@@ -7,9 +7,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/index.js';
 import { pairToolResults } from '../../src/protocol/pairing.js';
 import { parseTranscript, TranscriptWriter } from '../../src/protocol/transcript.js';
-import type { Message, ToolResultMessage } from '../../src/protocol/types.js';
+import type { Message, ToolResultMessage, UserMessage } from '../../src/protocol/types.js';
 import { textOf } from '../../src/protocol/types.js';
 import { createWorkspaceTools } from '../../src/tools/index.js';
+import { pngOf } from '../fakes/png.js';
 import { BUGGY_PROJECT, scriptProvider, tempRepo, turn, type TempRepo } from './helpers.js';
 
 let repo: TempRepo;
@@ -32,7 +33,12 @@ const result = (id: string, text: string): ToolResultMessage => ({
   timestamp: 3,
 });
 
-function run(earlier: Message[], steps: ReturnType<typeof turn>[], contextWindow?: number) {
+function run(
+  earlier: Message[],
+  steps: ReturnType<typeof turn>[],
+  contextWindow?: number,
+  task: string | UserMessage = 'Now also refuse NaN.',
+) {
   const provider = scriptProvider(steps, contextWindow ? { contextWindow } : {});
   const path = join(out, 'transcript.jsonl');
   const transcript = new TranscriptWriter(path);
@@ -40,7 +46,7 @@ function run(earlier: Message[], steps: ReturnType<typeof turn>[], contextWindow
     provider,
     tools: createWorkspaceTools({ root: repo.root, artifactsDir: out }),
     systemPrompt: 'You are patchloop.',
-    task: 'Now also refuse NaN.',
+    task,
     earlier: { messages: earlier, event: { sessionId: 'earlier-1' } },
     maxTurns: 5,
     transcript,
@@ -126,5 +132,40 @@ describe('a loop that continues an earlier session', () => {
     expect(first).toContain('Fix the divide-by-zero.');
     expect(first).toContain('Now also refuse NaN.');
     expect(first).toContain('[Context note]');
+  });
+
+  it('keeps the images of the new request, after its text, in the task that compaction keeps', async () => {
+    const big = 'x'.repeat(4000);
+    const earlier: Message[] = [{ role: 'user', content: 'Fix the divide-by-zero.', timestamp: 1 }];
+    for (let i = 0; i < 6; i++) {
+      earlier.push(turn({ calls: [{ id: `call_${i}`, name: 'read_file', input: { path: 'src/math.js' } }] }));
+      earlier.push(result(`call_${i}`, big));
+    }
+    earlier.push(turn({ text: 'Fixed.' }));
+    const screenshot = pngOf(4, 4, 7).toString('base64');
+    const request: UserMessage = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'It still fails, see: [image 1]' },
+        { type: 'image', data: screenshot, mimeType: 'image/png' },
+        { type: 'text', text: ' after the reload.' },
+      ],
+      timestamp: 5,
+    };
+    const { provider, done, lines } = run(earlier, [turn({ text: 'Done.' })], 8000, request);
+    expect((await done).conclusion).toBe('success');
+    expect(lines().some((l) => l.type === 'event' && l.event === 'compaction')).toBe(true);
+    const first = provider.requests[0]!.messages[0]!;
+    expect(first.role).toBe('user');
+    const content = first.content as Exclude<UserMessage['content'], string>;
+    const at = content.findIndex((c) => c.type === 'text' && c.text.includes('[The request this session'));
+    expect(at).toBeGreaterThan(0);
+    expect(content[at]).toEqual({
+      type: 'text',
+      text: '\n\n[The request this session continues with]\nIt still fails, see: [image 1]',
+    });
+    expect(content[at + 1]).toEqual({ type: 'image', data: screenshot, mimeType: 'image/png' });
+    expect(content[at + 2]).toEqual({ type: 'text', text: ' after the reload.' });
+    expect(textOf(content.slice(0, at))).toBe('Fix the divide-by-zero.');
   });
 });

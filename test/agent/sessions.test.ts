@@ -433,7 +433,7 @@ describe('images over the provider’s limit', () => {
   });
 
   it('sends a request the API refused for an image again without it, and never the image again', async () => {
-    // An OpenAI-compatible server has no known image limit; this one refuses the image.
+    // The image is within OpenAI's limits; this server refuses it all the same.
     writeFileSync(join(repo.root, 'tiny.png'), bigPng().subarray(0, 4096));
     let refusals = 0;
     const chat = await serve(
@@ -456,16 +456,29 @@ describe('images over the provider’s limit', () => {
         ][Math.min(index - refusals, 2)]!;
       }),
     );
-    const { options, events } = setup(
-      provider('openai-compatible', 'local-model', chat.url, { ...QUICK, maxRetries: 0 }),
-    );
+    const { options, events } = setup(provider('openai', 'gpt-4o', chat.url, { ...QUICK, maxRetries: 0 }));
     const result = await runAgent(options);
     expect(result.conclusion).toBe('success');
     expect(refusals).toBe(1);
     expect(events.filter((e) => e.type === 'retry')).toHaveLength(1);
-    expect(chat.requests.at(-1)!.raw).toContain(
-      'was left out: openai-compatible refused it in an earlier request',
+    expect(chat.requests.at(-1)!.raw).toContain('was left out: openai refused it in an earlier request');
+  });
+
+  it('gives a model of unknown image input a note in place of the image read_file returned', async () => {
+    writeFileSync(join(repo.root, 'tiny.png'), bigPng().subarray(0, 4096));
+    const chat = await serve(
+      startOpenAIChatServer([{ toolCalls: [read('c1', 'tiny.png')] }, { text: 'Read the note.' }]),
     );
+    const { options } = setup(provider('openai-compatible', 'local-model', chat.url));
+    const result = await runAgent(options);
+    expect(result.conclusion).toBe('success');
+    const second = chat.requests[1]!.raw;
+    expect(second).not.toContain('image_url');
+    expect(second).toContain(
+      '[An image (image/png) was left out: the model in use (openai-compatible) does not take images.]',
+    );
+    // The record keeps the image as the tool returned it.
+    expect(results(result.messages)[0]!.content.some((c) => c.type === 'image')).toBe(true);
   });
 });
 

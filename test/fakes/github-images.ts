@@ -126,7 +126,10 @@ export class FakeImages {
     return this.raw.get(path);
   }
 
-  /** `body_html` and `body_text` added to an issue, comment or review comment, as full+json gives them. */
+  /**
+   * `body_html` and `body_text` added to an issue, comment, review comment or review, as full+json
+   * gives them.
+   */
   full<T extends { body?: unknown }>(wire: T): T & { body_html: string; body_text: string } {
     const body = typeof wire.body === 'string' ? wire.body : null;
     return { ...wire, body_html: this.renderHtml(body), body_text: body ?? '' };

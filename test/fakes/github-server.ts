@@ -38,6 +38,20 @@ export interface FakeReviewComment extends Omit<FakeComment, 'issue_url'> {
   in_reply_to_id?: number;
 }
 
+/** A submitted pull request review (its body is "" when the reviewer wrote none). */
+export interface FakeReview {
+  id: number;
+  node_id: string;
+  body: string;
+  user: FakeUser;
+  state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED' | 'PENDING';
+  html_url: string;
+  pull_request_url: string;
+  submitted_at: string;
+  commit_id: string;
+  author_association: string;
+}
+
 export interface FakeRef {
   ref: string;
   sha: string;
@@ -167,6 +181,7 @@ export class FakeGitHub {
   readonly pulls = new Map<number, FakePull>();
   readonly issueComments: FakeComment[] = [];
   readonly reviewComments: FakeReviewComment[] = [];
+  readonly reviews: FakeReview[] = [];
   readonly reactions: {
     subject: 'issue' | 'issue-comment' | 'review-comment';
     id: number;
@@ -375,6 +390,34 @@ export class FakeGitHub {
     };
     this.reviewComments.push(comment);
     return comment;
+  }
+
+  /** A submitted review of a pull request, as `pull_request_review` reports it. */
+  addReview(
+    pullNumber: number,
+    input: {
+      body?: string | null;
+      author?: string;
+      state?: FakeReview['state'];
+      commitId?: string;
+      submittedAt?: string;
+    },
+  ): FakeReview {
+    const id = this.nextId++;
+    const review: FakeReview = {
+      id,
+      node_id: `PRR_${id}`,
+      body: input.body ?? '',
+      user: this.user(input.author ?? 'alice'),
+      state: input.state ?? 'COMMENTED',
+      html_url: `${this.htmlBase}/pull/${pullNumber}#pullrequestreview-${id}`,
+      pull_request_url: `${this.url}/repos/${this.fullName}/pulls/${pullNumber}`,
+      submitted_at: input.submittedAt ?? this.stamp(),
+      commit_id: input.commitId ?? '0'.repeat(40),
+      author_association: 'OWNER',
+    };
+    this.reviews.push(review);
+    return review;
   }
 
   /** Registers a workflow run's jobs; `log` is served as that job's log text. */
@@ -680,6 +723,16 @@ export class FakeGitHub {
               .map((c) => this.full(q, this.reviewCommentWire(c))),
           ),
       ],
+      [
+        'GET',
+        r('/pulls/(\\d+)/reviews/(\\d+)'),
+        (q) => {
+          const review = this.reviews.find(
+            (v) => v.id === Number(q.params[1]) && v.pull_request_url.endsWith(`/pulls/${q.params[0]}`),
+          );
+          return review ? { status: 200, body: this.full(q, this.reviewWire(review)) } : notFound();
+        },
+      ],
       ['GET', r('/pulls'), (q) => this.listPulls(q)],
       ['POST', r('/pulls'), (q) => this.createPull(q)],
       ['GET', r('/collaborators/([^/]+)/permission'), (q) => this.permission(q)],
@@ -790,6 +843,14 @@ export class FakeGitHub {
         html: { href: c.html_url },
         pull_request: { href: c.pull_request_url },
       },
+    };
+  }
+
+  private reviewWire(v: FakeReview): Record<string, unknown> {
+    return {
+      ...v,
+      user: this.userWire(v.user),
+      _links: { html: { href: v.html_url }, pull_request: { href: v.pull_request_url } },
     };
   }
 

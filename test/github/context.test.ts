@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gatherContext, renderTaskPrompt } from '../../src/github/context.js';
+import {
+  gatherContext,
+  renderTaskMessage,
+  renderTaskPrompt,
+  type ContextOptions,
+} from '../../src/github/context.js';
 import { taskFromEvent } from '../../src/github/event.js';
 import { createGitHubClient } from '../../src/github/octokit.js';
 import type { PullRequestRefs, Task } from '../../src/github/task.js';
@@ -7,9 +12,11 @@ import { chooseAgentsMd } from '../../src/github/agents-md.js';
 import { buildSystemPrompt } from '../../src/agent/system-prompt.js';
 import { TRACKING_MARKER } from '../../src/github/trigger.js';
 import { fetchFailedJobs, tailOfLog } from '../../src/github/workflow-logs.js';
+import type { ImageContent, UserContent } from '../../src/protocol/types.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';
+import { pngOf } from '../fakes/png.js';
 import { EXAMPLE_REPOSITORY, workflowRunFailed } from './fixtures/webhooks.js';
-import { issueComment, reviewComment, workflowRun } from './payloads.js';
+import { issueComment, review, reviewComment, workflowRun } from './payloads.js';
 
 let gh: FakeGitHub;
 beforeAll(async () => {
@@ -516,5 +523,79 @@ describe('a review thread', () => {
     expect(ctx.thread.map((c) => c.body)).toEqual(['why a magic number?', 'it is the tax rate']);
     expect(ctx.leftOut).toMatchObject({ edited: 1, later: 1 });
     expect(gh.requestsTo('GET', new RegExp(`/pulls/${pull.number}/comments$`))).toHaveLength(1);
+  });
+});
+
+describe('the images of a review', () => {
+  const fetching = (): ContextOptions => ({
+    botLogins: ['github-actions[bot]'],
+    images: { mode: 'fetch', fetch: { serverUrl: 'https://github.com', apiUrl: gh.url } },
+  });
+  const reviewReads = (number: number) => gh.requestsTo('GET', new RegExp(`/pulls/${number}/reviews/\\d+$`));
+  const blocks = (content: string | UserContent[]): UserContent[] =>
+    typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+
+  /** A PR and a submitted review of it with `body`; the task of that review. */
+  function reviewed(body: string) {
+    const pull = gh.addPull({ title: 'Layout', head: 'layout' });
+    const submitted = gh.addReview(pull.number, { body, author: 'alice' });
+    const task = taskOf(
+      'pull_request_review',
+      review({
+        pull: { number: pull.number, title: 'Layout', head: 'layout' },
+        review: { id: submitted.id, body },
+      }),
+    );
+    return { pull, submitted, task };
+  }
+
+  it('gives the attachment the review shows as an image block with exactly its bytes, after its [image 1]', async () => {
+    const shot = gh.images.attach(pngOf(24, 12, 5));
+    const { pull, submitted, task } = reviewed(
+      `/patchloop the button overlaps the label, see ![overlap](${shot.markdownUrl}) on a phone`,
+    );
+    const ctx = await gatherContext(github(), task, fetching());
+    expect(ctx.warnings).toEqual([]);
+    const content = blocks(renderTaskMessage(task, ctx).content);
+    const images = content.filter((c): c is ImageContent => c.type === 'image');
+    expect(images).toEqual([{ type: 'image', data: shot.bytes.toString('base64'), mimeType: 'image/png' }]);
+    const before = content[content.indexOf(images[0]!) - 1]!;
+    expect(before.type === 'text' && before.text).toMatch(/the label, see \[image 1\]$/);
+    const after = content[content.indexOf(images[0]!) + 1]!;
+    expect(after.type === 'text' && after.text).toMatch(/^ on a phone/);
+    // The review's rendering, read once, as full+json.
+    const reads = reviewReads(pull.number);
+    expect(reads.map((r) => [r.path, r.headers.accept])).toEqual([
+      [`/repos/octo/demo/pulls/${pull.number}/reviews/${submitted.id}`, 'application/vnd.github.full+json'],
+    ]);
+  });
+
+  it('reads no rendering of a review that shows no image, nor without fetching images', async () => {
+    const plain = reviewed('/patchloop rename the helper');
+    await gatherContext(github(), plain.task, fetching());
+    expect(reviewReads(plain.pull.number)).toHaveLength(0);
+
+    const shot = gh.images.attach(pngOf(8, 8, 6));
+    const marked = reviewed(`/patchloop see ![it](${shot.markdownUrl})`);
+    await gatherContext(github(), marked.task, { botLogins: [], images: { mode: 'placeholders' } });
+    expect(reviewReads(marked.pull.number)).toHaveLength(0);
+  });
+
+  it('goes on without the images when the review cannot be read, saying which permission is missing', async () => {
+    const shot = gh.images.attach(pngOf(8, 8, 7));
+    const { pull, task } = reviewed(`/patchloop see ![it](${shot.markdownUrl})`);
+    gh.fail({
+      method: 'GET',
+      path: new RegExp(`/pulls/${pull.number}/reviews/\\d+$`),
+      status: 403,
+      body: { message: 'Resource not accessible by integration', status: '403' },
+    });
+    const ctx = await gatherContext(github(), task, fetching());
+    expect(ctx.warnings).toEqual([expect.stringContaining('`pull-requests: read`')]);
+    const content = blocks(renderTaskMessage(task, ctx).content);
+    expect(content.some((c) => c.type === 'image')).toBe(false);
+    expect(content.map((c) => (c.type === 'text' ? c.text : '')).join('')).toContain(
+      '/patchloop see [image]',
+    );
   });
 });

@@ -112,6 +112,7 @@ describe('the fake GitHub speaks GitHub’s REST description', () => {
       line: 1,
       diffHunk: '@@ -1 +1 @@',
     });
+    const submitted = gh.addReview(pull.number, { body: 'Looks good, but /patchloop fix the nit' });
     gh.setPermission('alice', 'write');
     gh.addWorkflowRun(901, [
       { name: 'test', conclusion: 'failure', steps: [{ name: 'Run', conclusion: 'failure' }] },
@@ -177,6 +178,24 @@ describe('the fake GitHub speaks GitHub’s REST description', () => {
         '/repos/{owner}/{repo}/pulls/{pull_number}/comments',
         200,
         () => github.rest.pulls.listReviewComments({ ...o, pull_number: pull.number }),
+      ],
+      [
+        'GET',
+        '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}',
+        200,
+        () => github.rest.pulls.getReview({ ...o, pull_number: pull.number, review_id: submitted.id }),
+      ],
+      [
+        'GET',
+        '/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}',
+        200,
+        () =>
+          github.rest.pulls.getReview({
+            ...o,
+            pull_number: pull.number,
+            review_id: submitted.id,
+            headers: { accept: 'application/vnd.github.full+json' },
+          }),
       ],
       ['GET', '/repos/{owner}/{repo}/pulls', 200, () => github.rest.pulls.list(o)],
       [

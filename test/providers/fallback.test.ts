@@ -4,6 +4,7 @@ import { createFallbackProvider } from '../../src/providers/fallback.js';
 import { createOpenAIChatProvider } from '../../src/providers/openai-chat.js';
 import { startAnthropicServer } from '../fakes/anthropic-server.js';
 import { startOpenAIChatServer } from '../fakes/openai-chat-server.js';
+import { pngOf } from '../fakes/png.js';
 import type { FakeProviderServer } from '../fakes/sse.js';
 import { FAST_RETRY, assistant, collect, context, result, user } from './helpers.js';
 
@@ -100,5 +101,68 @@ describe('fallback provider', () => {
     expect([...long.events, ...aborted.events].some((e) => e.type === 'fallback')).toBe(false);
     expect(backupServer.requests).toHaveLength(0);
     expect(provider.name).toBe('anthropic');
+  });
+
+  it('gives a fallback model without image input a note for every image, the history unchanged', async () => {
+    const primaryServer = await startAnthropicServer(() => ({
+      http: { status: 500, type: 'api_error', message: 'Internal server error' },
+    }));
+    const backupServer = await startOpenAIChatServer([{ text: 'read the text only' }]);
+    servers.push(primaryServer, backupServer);
+    const provider = createFallbackProvider(
+      createAnthropicProvider({
+        model: 'claude-sonnet-5-5',
+        apiKey: 'a-key-1234',
+        baseUrl: primaryServer.url,
+        retry: { ...FAST_RETRY, maxRetries: 0 },
+      }),
+      createOpenAIChatProvider({
+        name: 'openai-compatible',
+        model: 'local-text-model',
+        apiKey: 'o-key-1234',
+        baseUrl: backupServer.url,
+        retry: FAST_RETRY,
+      }),
+    );
+    const shown = pngOf(8, 8, 3).toString('base64');
+    const read = pngOf(8, 8, 4).toString('base64');
+    const history = [
+      {
+        role: 'user' as const,
+        content: [
+          { type: 'text' as const, text: 'It looks like this: [image 1]' },
+          { type: 'image' as const, data: shown, mimeType: 'image/png' },
+        ],
+        timestamp: 1,
+      },
+      assistant([{ type: 'toolCall', id: 'toolu_1', name: 'read_file', input: { path: 'shot.png' } }]),
+      result('toolu_1', '', {
+        content: [
+          { type: 'text', text: 'PNG image' },
+          { type: 'image', data: read, mimeType: 'image/png' },
+        ],
+      }),
+    ];
+    const before = structuredClone(history);
+    const out = await collect(provider, context(history));
+    expect(out.events.some((e) => e.type === 'fallback')).toBe(true);
+    expect(out.message).toMatchObject({ provider: 'openai-compatible', stopReason: 'stop' });
+
+    // The primary was sent both images.
+    const primaryRaw = primaryServer.requests[0]!.raw;
+    expect(primaryRaw).toContain(shown);
+    expect(primaryRaw).toContain(read);
+
+    // The fallback gets a note in place of each, after the text they followed.
+    const backup = backupServer.requests[0]!;
+    expect(backup.raw).not.toContain('image_url');
+    expect(backup.raw).not.toContain(shown);
+    expect(backup.raw).not.toContain(read);
+    const note =
+      '[An image (image/png) was left out: the model in use (openai-compatible) does not take images.]';
+    const messages = backup.body.messages as { role: string; content: unknown }[];
+    expect(messages[1]).toEqual({ role: 'user', content: `It looks like this: [image 1]\n${note}` });
+    expect(messages.find((m) => m.role === 'tool')!.content).toBe(`PNG image\n${note}`);
+    expect(history).toEqual(before);
   });
 });
