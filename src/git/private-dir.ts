@@ -307,14 +307,18 @@ export async function createPrivateGitDir(
 
   const linked = new Set<string>();
   let mode = 'linked' as 'linked' | 'alternates';
-  const made = new Set<string>();
+  // One mkdir per fan-out folder, awaited by every object in it: a link before it is done would
+  // fail with ENOENT, which reads as a file gone and would leave the object out.
+  const made = new Map<string, Promise<unknown>>();
   await inBatches(objectFiles(real.objectsDir), 64, async (rel) => {
     if (mode !== 'linked') return;
     const dir = rel.slice(0, rel.indexOf('/'));
-    if (!made.has(dir)) {
-      made.add(dir);
-      await mkdir(join(objects, dir), { recursive: true });
+    let ready = made.get(dir);
+    if (!ready) {
+      ready = mkdir(join(objects, dir), { recursive: true });
+      made.set(dir, ready);
     }
+    await ready;
     try {
       await link(join(real.objectsDir, rel), join(objects, rel));
       linked.add(rel);

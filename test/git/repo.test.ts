@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ACTIONS_BOT_IDENTITY, GitRepo } from '../../src/git/index.js';
 import { commitMessage } from '../../src/github/commit-message.js';
@@ -153,5 +154,158 @@ describe('fetching one commit', () => {
     await co.startBranch('patchloop/at-later', sha);
     expect(await co.headSha()).toBe(sha);
     await expect(co.fetchCommit('HEAD; rm -rf /')).rejects.toThrow(/Not a commit id/);
+  });
+});
+
+describe('merging a commit into the branch', () => {
+  /** origin's `earlier` (our side) and a head commit that is on no branch, as a fork's head is on GitHub. */
+  function sides(ours: Record<string, string>, theirs: Record<string, string>) {
+    const earlier = repo.pushToOrigin(`earlier-${n}`, ours);
+    const head = repo.pushToOrigin(`head-${n}`, theirs);
+    git(repo.origin, 'update-ref', '-d', `refs/heads/head-${n}`);
+    return { branch: `earlier-${n}`, earlier, head };
+  }
+
+  it('makes a merge commit of the run’s identity on the branch, the head as its second parent', async () => {
+    const { branch, earlier, head } = sides({ 'ours.txt': 'ours\n' }, { 'theirs.txt': 'theirs\n' });
+    const co = new GitRepo({ dir: work, identitySource: 'local' });
+    await co.checkoutRemoteBranch(branch);
+    await co.fetchCommit(head);
+    const result = await co.mergeCommit(head, 'Merge the fork’s head into the branch');
+    expect(result).toMatchObject({ merged: true });
+    const sha = (result as { sha: string }).sha;
+    expect(await co.headSha()).toBe(sha);
+    expect(await co.currentBranch()).toBe(branch);
+    await co.writeBack();
+    expect(git(work, 'rev-parse', 'HEAD')).toBe(sha);
+    expect(git(work, 'log', '-1', '--format=%P', sha)).toBe(`${earlier} ${head}`);
+    expect(git(work, 'log', '-1', '--format=%an <%ae>|%cn <%ce>|%B', sha)).toBe(
+      `${ACTIONS_BOT_IDENTITY.name} <${ACTIONS_BOT_IDENTITY.email}>|${ACTIONS_BOT_IDENTITY.name} <${ACTIONS_BOT_IDENTITY.email}>|Merge the fork’s head into the branch`,
+    );
+    expect(git(work, 'show', `${sha}:theirs.txt`)).toBe('theirs');
+    expect(git(work, 'show', `${sha}:ours.txt`)).toBe('ours');
+    expect(git(work, 'status', '--porcelain')).toBe('');
+    // A head the branch holds already merges to nothing.
+    expect(await co.mergeCommit(head, 'again')).toEqual({ merged: true, sha });
+    await expect(co.mergeCommit('HEAD; touch x', 'm')).rejects.toThrow(/Not a commit id/);
+  });
+
+  it('uses the identity the workflow configured for the merge commit', async () => {
+    const { branch, head } = sides({ 'ours.txt': 'ours\n' }, { 'theirs.txt': 'theirs\n' });
+    git(work, 'config', '--local', 'user.name', 'Release Bot');
+    git(work, 'config', '--local', 'user.email', 'release@example.com');
+    const co = new GitRepo({ dir: work, identitySource: 'local' });
+    await co.checkoutRemoteBranch(branch);
+    await co.fetchCommit(head);
+    const result = await co.mergeCommit(head, 'merge');
+    expect(result.merged).toBe(true);
+    await co.writeBack();
+    expect(git(work, 'log', '-1', '--format=%an <%ae>|%cn <%ce>')).toBe(
+      'Release Bot <release@example.com>|Release Bot <release@example.com>',
+    );
+  });
+
+  it('aborts on conflicts: branch, index and tree as before, the conflicting paths returned', async () => {
+    const { branch, earlier, head } = sides(
+      { 'src/math.js': 'ours\n', 'ours.txt': 'ours\n' },
+      { 'src/math.js': 'theirs\n', 'theirs.txt': 'theirs\n' },
+    );
+    const co = new GitRepo({ dir: work, identitySource: 'local' });
+    await co.checkoutRemoteBranch(branch);
+    await co.fetchCommit(head);
+    expect(await co.mergeCommit(head, 'merge')).toEqual({ merged: false, conflicts: ['src/math.js'] });
+    expect(await co.headSha()).toBe(earlier);
+    expect(await co.currentBranch()).toBe(branch);
+    expect(await co.dirtyPaths()).toEqual([]);
+    const { existsSync, readFileSync } = await import('node:fs');
+    expect(readFileSync(`${work}/src/math.js`, 'utf8')).toBe('ours\n');
+    expect(existsSync(`${work}/theirs.txt`)).toBe(false);
+    expect(existsSync(`${co.privateGitDir}/MERGE_HEAD`)).toBe(false);
+    await co.writeBack();
+    expect(git(work, 'rev-parse', 'HEAD')).toBe(earlier);
+    expect(git(work, 'status', '--porcelain')).toBe('');
+  });
+
+  it('throws when git refuses the merge (an untracked file in the way), leaving the checkout as it was', async () => {
+    const { branch, earlier, head } = sides({ 'ours.txt': 'ours\n' }, { 'theirs.txt': 'theirs\n' });
+    const co = new GitRepo({ dir: work, identitySource: 'local' });
+    await co.checkoutRemoteBranch(branch);
+    await co.fetchCommit(head);
+    writeFiles(work, { 'theirs.txt': 'a setup step left this\n' });
+    await expect(co.mergeCommit(head, 'merge')).rejects.toThrow(/git merge failed .*theirs\.txt/);
+    expect(await co.headSha()).toBe(earlier);
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(`${work}/theirs.txt`, 'utf8')).toBe('a setup step left this\n');
+  });
+
+  it('runs no merge driver that the merged content’s .gitattributes names, even one the checkout’s config defines', async () => {
+    const { existsSync } = await import('node:fs');
+    const marker = `${repo.root}/merge-driver-ran-${n}`;
+    // Both sides change the same file in different places: a three-way merge of its content,
+    // which is where git calls a file's merge driver.
+    const lines = Array.from({ length: 12 }, (_, i) => `line ${i}`);
+    const edited = (at: number, text: string) => lines.map((l, i) => (i === at ? text : l)).join('\n');
+    const base = repo.pushToOrigin(`base-${n}`, {
+      '.gitattributes': '* merge=evil\n',
+      'list.txt': `${lines.join('\n')}\n`,
+    });
+    const earlier = repo.pushToOrigin(`base-${n}`, { 'list.txt': `${edited(1, 'ours')}\n` });
+    git(repo.origin, 'update-ref', `refs/heads/earlier-${n}`, earlier);
+    git(repo.origin, 'update-ref', `refs/heads/base-${n}`, base);
+    const head = repo.pushToOrigin(`base-${n}`, { 'list.txt': `${edited(10, 'theirs')}\n` });
+    git(repo.origin, 'update-ref', '-d', `refs/heads/base-${n}`);
+    // The driver is defined only by config: here the checkout's own, and its info/attributes names it too.
+    const plant = (dir: string) => {
+      git(dir, 'config', '--local', 'merge.evil.name', 'evil');
+      git(dir, 'config', '--local', 'merge.evil.driver', `touch ${marker}`);
+      writeFiles(dir, { '.git/info/attributes': '* merge=evil\n' });
+    };
+    plant(work);
+    const co = new GitRepo({ dir: work, identitySource: 'local' });
+    await co.checkoutRemoteBranch(`earlier-${n}`);
+    await co.fetchCommit(head);
+    const result = await co.mergeCommit(head, 'merge');
+    expect(existsSync(marker)).toBe(false);
+    expect(result.merged).toBe(true);
+    await co.writeBack();
+    // git's own text merge: both sides' lines are there.
+    const merged = git(work, 'show', 'HEAD:list.txt');
+    expect(merged).toContain('ours');
+    expect(merged).toContain('theirs');
+
+    // The same merge by a git that reads the checkout's config does run the driver.
+    const control = repo.clone(`control-${n}`);
+    plant(control);
+    git(control, 'checkout', '--quiet', `earlier-${n}`);
+    git(control, 'fetch', '--quiet', 'origin', head);
+    git(control, 'merge', '--no-ff', '--no-edit', head);
+    expect(existsSync(marker)).toBe(true);
+  });
+});
+
+describe('the private git dir', () => {
+  it('holds every loose object of the checkout, hundreds of them in a few fan-out folders', async () => {
+    // 400 loose blobs: many share a fan-out folder, so links into one race its mkdir.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 400; i++) files[`many/f${i}.txt`] = `content ${i}\n`;
+    writeFiles(work, files);
+    git(work, 'add', 'many');
+    git(work, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'many files');
+    const loose = git(work, 'count-objects', '-v').match(/^count: (\d+)$/m)?.[1];
+    expect(Number(loose)).toBeGreaterThan(400);
+    const co = new GitRepo({ dir: work, identitySource: 'local' });
+    await co.isolate();
+    const objects = git(work, 'rev-list', '--objects', '--all')
+      .split('\n')
+      .map((l) => l.split(' ')[0]!)
+      .filter(Boolean);
+    // every object reachable in the checkout is readable through the private git dir alone
+    const check = execFileSync('git', ['--git-dir', co.privateGitDir!, 'cat-file', '--batch-check'], {
+      input: objects.join('\n') + '\n',
+      encoding: 'utf8',
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+    });
+    expect(check.split('\n').filter((l) => l.endsWith(' missing'))).toEqual([]);
+    expect(check.trim().split('\n')).toHaveLength(objects.length);
   });
 });
