@@ -1,8 +1,9 @@
 // Following up (CONTRACT §5): the work goes on the earlier run's branch, new commits on top, so
 // the PR it opened is updated rather than a second one opened. A same-repository PR keeps the
-// rule of prepareWork (commits on its own head); a fork PR goes on the earlier branch only while
-// the fork's head is still the one that branch started from, else it gets the fork rules afresh
-// (a branch of its own from the pinned head).
+// rule of prepareWork (commits on its own head). A fork PR goes on the earlier branch too: when
+// the fork's head moved since the earlier run, the head pinned at the request (never whatever the
+// fork holds now) is merged into that branch first, and only a merge that conflicts sends the
+// work to a branch of its own from the pinned head, as on a first run.
 import type { Task } from '../github/task.js';
 import { prepareWork, type PlanOptions, type WorkPlan } from '../github/delivery.js';
 import type { EarlierSession } from '../github/follow-up.js';
@@ -30,25 +31,22 @@ export async function followUpPlan(
   if (!(await work.remoteHasBranch(branch).catch(() => false))) return fresh('origin no longer has it');
   if (pr?.fork) {
     // A fork's code is worked on only at the head the requester saw: the earlier branch holds the
-    // head the earlier run started from, so it is used only while the fork has not moved since.
+    // head the earlier run started from, and when the fork moved on since, the pinned head is
+    // merged into it.
     const earlierHead = earlier.transcript?.session?.pullHead;
-    if (earlierHead !== pr.headSha)
-      return fresh(
-        earlierHead === undefined
-          ? 'the head of the fork it started from is not known'
-          : `the fork moved on since (${String(earlierHead).slice(0, 12)} then, ${pr.headSha.slice(0, 12)} now)`,
-      );
     const sha = await work.checkoutRemoteBranch(branch);
-    return {
+    const onBranch = (startedFrom: string, note: string, notices: string[] = []): WorkPlan => ({
       mode: 'new-branch',
       branch,
       prBase: pr.baseRef,
       openPr: true,
       pullNumber: task.number,
-      startedFrom: sha,
-      notices: [],
-      note: `This session continues on the branch \`${branch}\` where the earlier run committed its work on pull request #${task.number} (which comes from a fork, so it cannot be pushed to); your changes are committed on top of it, and its pull request into \`${pr.baseRef}\` is updated.`,
-    };
+      startedFrom,
+      notices,
+      note: `This session continues on the branch \`${branch}\` where the earlier run committed its work on pull request #${task.number} (which comes from a fork, so it cannot be pushed to)${note}; your changes are committed on top of it, and its pull request into \`${pr.baseRef}\` is updated.`,
+    });
+    if (earlierHead === pr.headSha) return onBranch(sha, '');
+    return mergeForkHead(work, task, { branch, sha, earlierHead, headSha: pr.headSha }, fresh, onBranch);
   }
   const prBase = (await work.currentBranch()) ?? task.defaultBranch ?? 'main';
   const sha = await work.checkoutRemoteBranch(branch);
@@ -62,4 +60,70 @@ export async function followUpPlan(
     notices: [],
     note: `This session continues on the branch \`${branch}\` where the earlier run committed its work (now at ${sha.slice(0, 12)}); your changes are committed on top of it${options.openPr ? `, and its pull request into \`${prBase}\` is updated` : ''}.`,
   };
+}
+
+/**
+ * The fork moved on since the earlier run (or what it was then is not known): its head as pinned
+ * at the request is fetched and merged into the earlier branch with a merge commit. A merge that
+ * conflicts is aborted, and the work goes to a branch of its own from that head instead. The
+ * merge runs in patchloop's private git dir, so the checkout is then left on its result.
+ */
+async function mergeForkHead(
+  work: GitRepo,
+  task: Task,
+  at: { branch: string; sha: string; earlierHead: unknown; headSha: string },
+  fresh: (why: string) => Promise<WorkPlan>,
+  onBranch: (startedFrom: string, note: string, notices?: string[]) => WorkPlan,
+): Promise<WorkPlan> {
+  const { branch, sha, headSha } = at;
+  const short = headSha.slice(0, 12);
+  const moved =
+    typeof at.earlierHead === 'string'
+      ? `the fork moved on since (${at.earlierHead.slice(0, 12)} then, ${short} now)`
+      : 'the head of the fork it started from is not known';
+  try {
+    await work.fetchCommit(headSha);
+  } catch (err) {
+    return fresh(`${moved}, and the fork's head ${short} could not be fetched (${gist(err)})`);
+  }
+  const message = [
+    `Merge the head ${short} of pull request #${task.number} into ${branch}`,
+    '',
+    `The pull request's fork moved on since patchloop's earlier work on #${task.number}; its head`,
+    `as of the new request is merged here, so the work continues on this branch.`,
+  ].join('\n');
+  let merge;
+  try {
+    merge = await work.mergeCommit(headSha, message);
+  } catch (err) {
+    const plan = await fresh(
+      `${moved}, and merging the fork's new head ${short} into it failed (${gist(err)})`,
+    );
+    await work.writeBack();
+    return plan;
+  }
+  if (!merge.merged) {
+    const files = merge.conflicts.slice(0, 5).map((f) => `\`${f.replace(/[`\s]+/g, ' ')}\``);
+    const more = merge.conflicts.length > 5 ? ` and ${merge.conflicts.length - 5} more` : '';
+    const plan = await fresh(
+      `${moved}, and the fork's new head ${short} could not be merged into it without conflicts (in ${files.join(', ')}${more})`,
+    );
+    await work.writeBack();
+    return plan;
+  }
+  // The branch holds that head already: nothing was merged.
+  if (merge.sha === sha) return onBranch(sha, '');
+  await work.writeBack();
+  return onBranch(
+    merge.sha,
+    `, and which now includes the fork's new head ${short}: the pull request's head as of this request was merged into the branch (merge commit ${merge.sha.slice(0, 12)})`,
+    [
+      `The head ${short} of pull request #${task.number} was merged into the earlier run's branch \`${branch}\` (${moved}), and the work continued there.`,
+    ],
+  );
+}
+
+function gist(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.split('\n').filter(Boolean).slice(-2).join(' ');
 }

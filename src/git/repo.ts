@@ -52,6 +52,9 @@ export type PushResult =
     }
   | { ok: false; error: string };
 
+/** What mergeCommit did: a merge commit, or nothing (the conflicting paths, the merge aborted). */
+export type MergeResult = { merged: true; sha: string } | { merged: false; conflicts: string[] };
+
 export interface RepoOptions {
   /** the work tree's root */
   dir: string;
@@ -337,6 +340,52 @@ export class GitRepo {
   async fetchCommit(sha: string): Promise<void> {
     if (!/^[0-9a-f]{40,64}$/.test(sha)) throw new Error(`Not a commit id: ${sha}`);
     await this.remote(['fetch', '--no-tags', '--no-write-fetch-head', 'origin', sha]);
+  }
+
+  /**
+   * Merges the commit `sha` into the current branch with a merge commit (never a fast-forward),
+   * made by the run's identity. It runs in the private git dir (isolating first), so only
+   * patchloop's own config applies: a `merge=` or `filter=` driver that the merged content's
+   * `.gitattributes` names has no command defined there and runs nothing, and neither the
+   * checkout's config nor its hooks are read. On conflicts the merge is aborted, leaving branch,
+   * index and tree as they were, and the conflicting paths are returned; any other failure throws
+   * after the same clean-up. A commit the branch already holds merges to nothing: HEAD unchanged.
+   */
+  async mergeCommit(sha: string, message: string): Promise<MergeResult> {
+    if (!/^[0-9a-f]{40,64}$/.test(sha)) throw new Error(`Not a commit id: ${sha}`);
+    await this.isolate();
+    const args = [
+      'merge',
+      '--no-ff',
+      '--no-edit',
+      '--no-verify',
+      '--no-gpg-sign',
+      '--no-log',
+      '--no-squash',
+      '--no-autostash',
+      '--no-rerere-autoupdate',
+      '--quiet',
+      '-m',
+      message,
+      sha,
+    ];
+    const r = await this.runner.run(args, await this.call({ env: this.identityEnv() }));
+    if (r.code === 0 && !r.stopped) return { merged: true, sha: await this.headSha() };
+    const unmerged = await this.git(['ls-files', '--unmerged', '-z'], { readOnly: true }).catch(() => '');
+    // `<mode> <object> <stage>\t<path>`, one record per stage of each path
+    const conflicts = [
+      ...new Set(splitNul(unmerged).map((record) => record.slice(record.indexOf('\t') + 1))),
+    ];
+    // Fails with "no merge to abort" when git refused before it began; nothing changed then.
+    await this.git(['merge', '--abort']).catch(() => undefined);
+    if (conflicts.length > 0 && !r.stopped) return { merged: false, conflicts };
+    const why = r.timedOut ? 'timed out' : r.stopped ? 'was stopped' : `failed (exit ${r.code})`;
+    throw new GitError(
+      // git names what is in the way first and says "Aborting" last: the start says why.
+      `git merge ${why}: ${r.stderr.split('\n').filter(Boolean).slice(0, 4).join(' ').slice(0, 500)}`.trim(),
+      r.code,
+      r.stderr,
+    );
   }
 
   /** Does origin have this branch? */

@@ -340,7 +340,8 @@ describe('a new trigger where patchloop ran before', () => {
     expect(two.transcript!.session!.continues).toMatchObject({ runId: '7001' });
   });
 
-  it('on a fork PR whose head moved since the earlier run: the fork rules afresh, from the new head', async () => {
+  /** A fork PR (its head on no branch of origin) and run 1 on it; then the fork's author pushes `moved`. */
+  async function forkMovesOn(moved: Record<string, string>) {
     const forkSha = repo.pushToOrigin('fork-tmp', { 'NOTES.md': 'first\n' });
     const pull = gh.addPull({
       title: 'Fork change',
@@ -359,32 +360,93 @@ describe('a new trigger where patchloop ran before', () => {
       workspace: repo.work,
     });
     expect(one.r.code, one.r.stderr.slice(-3000)).toBe(0);
-    const earlierBranch = one.r.outputs.branch!;
+    expect(one.r.outputs['pr-number']).toBe('2');
 
     // The fork's author pushes, then the maintainer asks again.
-    const movedSha = repo.pushToOrigin('fork-tmp', { 'NOTES.md': 'second\n' });
+    const movedSha = repo.pushToOrigin('fork-tmp', moved);
     git(repo.origin, 'update-ref', `refs/pull/${pull.number}/head`, movedSha);
+    git(repo.origin, 'update-ref', '-d', 'refs/heads/fork-tmp');
     gh.pushToPull(pull.number, { sha: movedSha, pushedAt: '2030-01-01T10:00:00Z' });
     const c2 = gh.addComment(pull.number, {
       body: '/patchloop also handle NaN',
       author: 'alice',
       createdAt: '2030-01-01T11:00:00Z',
     });
+    return { pull, issue, one, forkSha, movedSha, c2 };
+  }
+
+  it('on a fork PR whose head moved since the earlier run: merges the new head into the earlier branch, same PR', async () => {
+    const { pull, issue, one, forkSha, movedSha, c2 } = await forkMovesOn({ 'NOTES.md': 'second\n' });
+    const branch = one.r.outputs.branch!;
+    const firstCommit = one.r.outputs['commit-sha']!;
+    const workspace = repo.clone('second');
+    const two = await job({
+      runId: 7002,
+      issue,
+      comment: { id: c2.id, body: c2.body, createdAt: c2.created_at },
+      turns: SECOND,
+      workspace,
+    });
+    expect(two.r.code, two.r.stderr.slice(-3000)).toBe(0);
+    expect(two.r.outputs).toMatchObject({ conclusion: 'success', branch, 'pr-number': '2' });
+    const body = two.model.requests[0]!.body;
+    expect(JSON.stringify(body)).toContain('"tool_use_id":"toolu_first_edit"');
+    expect(JSON.stringify(body)).toContain(`which now includes the fork's new head ${movedSha.slice(0, 12)}`);
+
+    // Run 2's commit sits on run 1's branch, on a merge of run 1's commit and the fork's new head.
+    const tip = git(repo.origin, 'rev-parse', `refs/heads/${branch}`).trim();
+    expect(tip).toBe(two.r.outputs['commit-sha']);
+    const mergeCommit = git(repo.origin, 'rev-parse', `${tip}^`).trim();
+    expect(git(repo.origin, 'log', '-1', '--format=%P', mergeCommit).trim()).toBe(
+      `${firstCommit} ${movedSha}`,
+    );
+    expect(git(repo.origin, 'log', '-1', '--format=%an|%s', mergeCommit).trim()).toBe(
+      `github-actions[bot]|Merge the head ${movedSha.slice(0, 12)} of pull request #${pull.number} into ${branch}`,
+    );
+    git(repo.origin, 'merge-base', '--is-ancestor', movedSha, tip);
+    git(repo.origin, 'merge-base', '--is-ancestor', forkSha, tip);
+    expect(git(repo.origin, 'show', `${tip}:NOTES.md`)).toBe('second');
+    expect(git(repo.origin, 'show', `${tip}:src/math.js`)).toContain('Number.isNaN(b)');
+    // The fork's PR and run 1's: no second PR of patchloop's.
+    expect(gh.pulls.size).toBe(2);
+    expect(two.transcript!.session!.branch).toBe(branch);
+    expect(two.transcript!.session!.pullHead).toBe(movedSha);
+    expect(git(workspace, 'rev-parse', 'HEAD')).toBe(tip);
+    expect(git(workspace, 'status', '--porcelain')).toBe('');
+    const summary = gh.commentsOn(pull.number).filter((c) => c.user.login === ACTIONS_BOT.login)[1]!.body;
+    expect(summary).toContain(`was merged into the earlier run's branch \`${branch}\``);
+    expect(summary).not.toContain('was not used');
+  });
+
+  it('on a fork PR whose new head conflicts with the earlier branch: the merge aborted, the fork rules afresh', async () => {
+    const { pull, issue, one, movedSha, c2 } = await forkMovesOn({
+      'src/math.js': 'export const div = (a, b) => a / (b || 1);\n',
+    });
+    const earlierBranch = one.r.outputs.branch!;
+    const earlierTip = git(repo.origin, 'rev-parse', `refs/heads/${earlierBranch}`).trim();
+    const workspace = repo.clone('second');
     const two = await job({
       runId: 7002,
       issue,
       comment: { id: c2.id, body: c2.body, createdAt: c2.created_at },
       turns: [{ text: 'Nothing more to change.' }],
-      workspace: repo.clone('second'),
+      workspace,
     });
     expect(two.r.code, two.r.stdout.slice(-3000)).toBe(0);
-    // The conversation is carried over, the earlier branch is not: it holds the fork's old head.
+    // The conversation is carried over, the earlier branch is not: the new head did not merge into it.
     expect(JSON.stringify(two.model.requests[0]!.body)).toContain('"tool_use_id":"toolu_first_edit"');
     expect(two.transcript!.session!.branch).not.toBe(earlierBranch);
     expect(two.transcript!.session!.pullHead).toBe(movedSha);
+    expect(git(repo.origin, 'rev-parse', `refs/heads/${earlierBranch}`).trim()).toBe(earlierTip);
+    // The checkout is on the pinned head, nothing of the aborted merge left in it.
+    expect(git(workspace, 'rev-parse', 'HEAD')).toBe(movedSha);
+    expect(git(workspace, 'status', '--porcelain')).toBe('');
     const summary = gh.commentsOn(pull.number).filter((c) => c.user.login === ACTIONS_BOT.login)[1]!.body;
     expect(summary).toContain(
       `The earlier run's branch \`${earlierBranch}\` was not used: the fork moved on since`,
+    );
+    expect(summary).toContain(
+      `the fork's new head ${movedSha.slice(0, 12)} could not be merged into it without conflicts (in \`src/math.js\`)`,
     );
   });
 });
