@@ -2,7 +2,8 @@
 // command sandbox as `--sandbox auto` gives it here) against the loopback Anthropic fake, each turn
 // one list_dir or find_files call, then a final answer. Per-turn cost = (the 200-turn run − a
 // 1-turn run) / 199, measured in alternation; the fake's own cost per turn is a bare fetch of the
-// same 200 streams back to back in this run, so the figure the goal speaks of is the difference.
+// same 200 streams back to back in this run, each request with the body the CLI sent in that turn,
+// so the figure the goal speaks of is the difference.
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,13 +45,15 @@ function checkout(): string {
   return dir;
 }
 
-async function cliRun(turns: AnthropicTurn[]): Promise<number> {
+async function cliRun(turns: AnthropicTurn[], bodies?: string[]): Promise<number> {
   const dir = checkout();
   const server = await startAnthropicServer((_req, i) => turns[i] ?? { text: 'done' });
   const t0 = performance.now();
   const child = spawn(
     process.execPath,
     [
+      // CLI_NODE_FLAGS="--cpu-prof --cpu-prof-dir=DIR" profiles the CLI runs.
+      ...(process.env.CLI_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
       CLI,
       'run',
       '--repo',
@@ -74,6 +77,7 @@ async function cliRun(turns: AnthropicTurn[]): Promise<number> {
   const code = await new Promise<number | null>((r) => child.on('close', r));
   const ms = performance.now() - t0;
   await server.close();
+  bodies?.push(...server.requests.map((r) => r.raw));
   if (code !== 0 || server.requests.length !== turns.length) {
     throw new Error(
       `the listing session did not complete: exit ${code}, ${server.requests.length} requests\n${stderr}`,
@@ -84,21 +88,19 @@ async function cliRun(turns: AnthropicTurn[]): Promise<number> {
   return ms;
 }
 
-/** The fake's own cost: the same streams fetched one after another, nothing done with them. */
-async function fakeOnly(turns: AnthropicTurn[]): Promise<number> {
+/**
+ * The fake's own cost: the same streams fetched one after another, nothing done with them, each
+ * request carrying the body the CLI sent in that turn of an earlier run (so the fake's reading and
+ * parsing of a growing conversation counts as the fake's).
+ */
+async function fakeOnly(turns: AnthropicTurn[], bodies: string[]): Promise<number> {
   const server = await startAnthropicServer((_req, i) => turns[i] ?? { text: 'done' });
-  const body = JSON.stringify({
-    model: 'm',
-    max_tokens: 1,
-    stream: true,
-    messages: [{ role: 'user', content: 'go' }],
-  });
   const t0 = performance.now();
   for (let i = 0; i < turns.length; i++) {
     const r = await fetch(`${server.url}/v1/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body,
+      body: bodies[i]!,
     });
     for await (const _c of r.body!) void _c;
   }
@@ -109,11 +111,13 @@ async function fakeOnly(turns: AnthropicTurn[]): Promise<number> {
 
 const long = listingTurns(TURNS);
 const short = listingTurns(1);
+const bodies: string[] = [];
 await cliRun(short);
+await cliRun(long, bodies);
 const perTurn: number[] = [];
 const fake: number[] = [];
 for (let i = 0; i < RUNS; i++) {
-  const f = await fakeOnly(long);
+  const f = await fakeOnly(long, bodies);
   const s = await cliRun(short);
   const l = await cliRun(long);
   fake.push(f / TURNS);
@@ -127,7 +131,7 @@ console.log(
   `  per turn, fake included     ${median(perTurn).toFixed(2)} ms  [${Math.min(...perTurn).toFixed(2)}–${Math.max(...perTurn).toFixed(2)}]`,
 );
 console.log(
-  `  the fake's own cost / turn  ${median(fake).toFixed(2)} ms  (a bare fetch of the same streams)`,
+  `  the fake's own cost / turn  ${median(fake).toFixed(2)} ms  (a bare fetch of the same streams, sending the same requests)`,
 );
 console.log(
   `  over the fake / turn        ${median(over).toFixed(2)} ms  [${Math.min(...over).toFixed(2)}–${Math.max(...over).toFixed(2)}]  (goal <= 3 ms)`,

@@ -61,7 +61,6 @@ try {
   const work = repo(tmp);
   const gh = await startFakeGitHub();
   gh.setPermission('alice', 'write');
-  const issue = gh.addIssue({ title: 'Startup', body: 'measure me' });
   let arrived: (() => void) | undefined;
   const model = await startAnthropicServer(() => {
     arrived?.();
@@ -72,6 +71,9 @@ try {
   mkdirSync(runnerTemp);
   const startup: number[] = [];
   for (let i = 0; i < RUNS; i++) {
+    // A new issue each round: on the last round's issue its tracking comment would make this a
+    // follow-up (bench/follow-up.bench.ts measures those).
+    const issue = gh.addIssue({ title: 'Startup', body: 'measure me' });
     const comment = gh.addComment(issue.number, { body: '/patchloop measure start-up', author: 'alice' });
     const eventPath = join(runnerTemp, `event-${i}.json`);
     writeFileSync(

@@ -1,7 +1,7 @@
 // The agent phase: the tools (commands only when isolated or allow-unisolated-commands), the
 // transcript and its session line, the system prompt with the AGENTS.md that may be trusted, and
 // the loop itself, continuing the earlier session when following up.
-import * as core from '@actions/core';
+import * as core from './runner-commands.js';
 import {
   buildSystemPrompt,
   loadAgentsMd,

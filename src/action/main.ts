@@ -2,7 +2,7 @@
 // comment, outputs, step summary and transcript artifact (CONTRACT §2–5). The phases are in
 // start-up.ts, agent.ts, delivery.ts and publish.ts; this file runs them in order and makes sure
 // every ending undoes what the run changed.
-import * as core from '@actions/core';
+import * as core from './runner-commands.js';
 import { watchInterrupts } from '../agent/signals.js';
 import { restoreCheckoutCredential } from '../git/index.js';
 import { acknowledge } from '../github/reaction.js';

@@ -1,6 +1,6 @@
 // The step outputs of CONTRACT §3. Every output is always set (empty when it does not apply), so
 // later steps can test them without guarding against a missing name.
-import * as core from '@actions/core';
+import * as core from './runner-commands.js';
 import type { Usage } from '../protocol/types.js';
 
 export interface RunOutputs {

@@ -1,7 +1,7 @@
 // Publishing: the tracking comment (posted at the start, edited into the summary at the end,
 // carrying the session marker a follow-up finds), the step summary, the transcript's HTML page
 // and artifact, and the outputs.
-import * as core from '@actions/core';
+import * as core from './runner-commands.js';
 import { existsSync, writeFileSync } from 'node:fs';
 import type { AgentResult } from '../agent/index.js';
 import { chooseArtifactUploader } from '../github/artifact.js';
@@ -146,9 +146,7 @@ export async function finish(s: RunState, o: FinishInput): Promise<number> {
     if (!ok) core.warning('patchloop: the summary comment could not be written; it is in the step summary.');
   }
   try {
-    await core.summary
-      .addRaw(renderSummaryMarkdown(input, { redact: s.redact, maxBytes: STEP_SUMMARY_MAX_BYTES }))
-      .write();
+    core.appendSummary(renderSummaryMarkdown(input, { redact: s.redact, maxBytes: STEP_SUMMARY_MAX_BYTES }));
   } catch (err) {
     core.warning(`patchloop: the step summary could not be written (${(err as Error).message}).`);
   }

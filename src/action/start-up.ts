@@ -1,7 +1,7 @@
 // Start-up: inputs, event, permission and the checkout credential (before anything is posted),
 // then — beside the tracking comment — the context, the earlier session when following up, the
 // branch, git isolation and the command sandbox. Nothing here asks the model anything.
-import * as core from '@actions/core';
+import * as core from './runner-commands.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jobKey } from '../github/artifact.js';
@@ -13,6 +13,7 @@ import {
   findEarlierComment,
   listIssueComments,
   loadEarlierSession,
+  type EarlierComment,
   type EarlierSession,
 } from '../github/follow-up.js';
 import { GitRepo, restoreCheckoutCredential, takeCheckoutCredential } from '../git/index.js';
@@ -102,6 +103,25 @@ export async function startUp(env: NodeJS.ProcessEnv, cwd: string): Promise<Star
         core.warning(`patchloop: the checkout credential was not put back: ${err.message}`),
       );
 
+  // The context is only read (the images of its texts wait for the permission), so it goes out
+  // beside the permission check; a refused run drops it.
+  let allow!: (ok: boolean) => void;
+  const allowed = new Promise<boolean>((resolve) => (allow = resolve));
+  const takesImages = capabilitiesOf(inputs.provider, inputs.model).images !== undefined;
+  const contextReady = gatherContext(github, task, {
+    botLogins: [ACTIONS_BOT_LOGIN],
+    allowed,
+    ...(inputs.images
+      ? {
+          images: takesImages
+            ? { mode: 'fetch' as const, fetch: { serverUrl: runner.serverUrl, apiUrl: runner.apiUrl } }
+            : { mode: 'placeholders' as const },
+        }
+      : {}),
+  });
+  // Awaited once the run goes on; a refused run (or one that fails earlier) never reads it.
+  contextReady.catch(() => undefined);
+
   const permission = await checkPermission(github, {
     owner: task.owner,
     repo: task.repo,
@@ -109,6 +129,7 @@ export async function startUp(env: NodeJS.ProcessEnv, cwd: string): Promise<Star
     required: inputs.requiredPermission,
     allowedBots: inputs.allowedBots,
   });
+  allow(permission.allowed);
   if (!permission.allowed) {
     await putBack();
     if (permission.failed) return fail(permission.reason);
@@ -137,6 +158,7 @@ export async function startUp(env: NodeJS.ProcessEnv, cwd: string): Promise<Star
       secrets,
       requesterLevel: permission.level,
       env,
+      contextReady,
     }),
   };
 }
@@ -177,20 +199,7 @@ export interface PreparedWork {
  * before the first model request (a sandbox that cannot be set up never means "unisolated").
  */
 export async function prepareWorkspace(s: RunState, commentReady: Promise<void>): Promise<PreparedWork> {
-  const { inputs, task, runner } = s;
-  const takesImages = capabilitiesOf(inputs.provider, inputs.model).images !== undefined;
-  const contextReady = gatherContext(s.github, task, {
-    botLogins: [ACTIONS_BOT_LOGIN],
-    ...(inputs.images
-      ? {
-          images: takesImages
-            ? { mode: 'fetch' as const, fetch: { serverUrl: runner.serverUrl, apiUrl: runner.apiUrl } }
-            : { mode: 'placeholders' as const },
-        }
-      : {}),
-  });
-  // Awaited below unless an earlier step fails; then its rejection must not go unhandled.
-  contextReady.catch(() => undefined);
+  const { inputs, task, runner, contextReady } = s;
   const earlierReady = findEarlier(s, commentReady);
   earlierReady.catch(() => undefined);
   const credential = await s.credentialReady.catch((err: Error) => {
@@ -276,20 +285,32 @@ async function findEarlier(s: RunState, commentReady: Promise<void>): Promise<Ea
     const comments = await listed.catch(() => undefined);
     if (comments && !comments.some((c) => readSessionMarker(c.body))) return undefined;
   }
-  await commentReady;
-  let comment;
-  try {
-    comment = await findEarlierComment(
+  // Whose markers count is the author of this run's comment, known once it is posted. The
+  // workflow token's bot is the usual one, so the lookup and the download go out with that login
+  // beside the post, and are taken only when the post confirms it (else they are made again).
+  const lookUp = (botLogin: string, ownCommentId?: number) =>
+    findEarlierComment(
       s.github,
-      {
-        ...where,
-        botLogin: s.comment?.author ?? ACTIONS_BOT_LOGIN,
-        ownCommentId: s.comment?.id,
-        ownSessionId: s.sessionId,
-        pullRequest: task.isPullRequest,
-      },
+      { ...where, botLogin, ownCommentId, ownSessionId: s.sessionId, pullRequest: task.isPullRequest },
       listed,
     );
+  const load = (comment: EarlierComment) =>
+    loadEarlierSession(s.github, comment, {
+      owner: task.owner,
+      repo: task.repo,
+      serverUrl: s.runner.serverUrl,
+      dest: join(s.dir, 'earlier'),
+    });
+  const guessed = lookUp(ACTIONS_BOT_LOGIN);
+  const guessedLoad = guessed.then((c) => (c ? load(c) : undefined));
+  guessed.catch(() => undefined);
+  guessedLoad.catch(() => undefined);
+  await commentReady;
+  const author = s.comment?.author ?? ACTIONS_BOT_LOGIN;
+  const confirmed = author === ACTIONS_BOT_LOGIN;
+  let comment: EarlierComment | undefined;
+  try {
+    comment = confirmed ? await guessed : await lookUp(author, s.comment?.id);
   } catch (err) {
     s.notice(
       `Earlier runs on #${task.number} could not be looked up (${(err as Error).message}); this run starts afresh.`,
@@ -297,12 +318,13 @@ async function findEarlier(s: RunState, commentReady: Promise<void>): Promise<Ea
     return undefined;
   }
   if (!comment) return undefined;
-  const earlier = await loadEarlierSession(s.github, comment, {
-    owner: task.owner,
-    repo: task.repo,
-    serverUrl: s.runner.serverUrl,
-    dest: join(s.dir, 'earlier'),
-  });
+  // (An unconfirmed download is let finish first: both write the same folder.)
+  const earlier = confirmed
+    ? (await guessedLoad)!
+    : await guessedLoad.then(
+        () => load(comment),
+        () => load(comment),
+      );
   s.earlier = earlier;
   if (earlier.fallback) {
     s.notice(

@@ -1,10 +1,11 @@
 // What the phases of one action run share: its inputs and environment, the pieces built as it
 // goes (comment, checkout, sandbox, transcript), and the notices the summary gives.
-import * as core from '@actions/core';
+import * as core from './runner-commands.js';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentResult } from '../agent/index.js';
 import type { TrackingComment } from '../github/comment.js';
+import type { TaskContext } from '../github/context.js';
 import type { Delivery, WorkPlan } from '../github/delivery.js';
 import type { EarlierSession } from '../github/follow-up.js';
 import type { GitHubClient } from '../github/octokit.js';
@@ -46,6 +47,8 @@ export interface RunStateInit {
   secrets: string[];
   requesterLevel: string;
   env: NodeJS.ProcessEnv;
+  /** the task's context, read beside the permission check (see startUp) */
+  contextReady: Promise<TaskContext>;
 }
 
 export class RunState {
@@ -58,6 +61,7 @@ export class RunState {
   readonly secrets: string[];
   readonly requesterLevel: string;
   readonly env: NodeJS.ProcessEnv;
+  readonly contextReady: Promise<TaskContext>;
   readonly runUrl: string;
   /** `$RUNNER_TEMP/patchloop/<run>`: the transcript, saved outputs, a downloaded earlier transcript */
   readonly dir: string;
@@ -86,6 +90,7 @@ export class RunState {
     this.secrets = o.secrets;
     this.requesterLevel = o.requesterLevel;
     this.env = o.env;
+    this.contextReady = o.contextReady;
     this.runUrl = runUrlOf(o.runner);
     this.redact = createRedactor(o.secrets);
     this.dir = join(o.runner.runnerTemp, 'patchloop', o.runner.runId);

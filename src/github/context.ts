@@ -71,6 +71,11 @@ export interface ContextOptions {
    * images) or only marked where they stand (`placeholders`). Absent: the texts as they are.
    */
   images?: { mode: 'fetch'; fetch: ImageFetchOptions } | { mode: 'placeholders' };
+  /**
+   * Whether the requester may run patchloop, when the reads go out before that is known: the
+   * images are downloaded only once it resolves true (false: none are).
+   */
+  allowed?: Promise<boolean>;
 }
 
 // REST answers `body_html` (GitHub's rendering, with signed attachment URLs) beside `body` when
@@ -238,7 +243,11 @@ export async function gatherContext(
   }
   if (bodyHtml) html.set('body', await bodyHtml);
   if (reviewHtml) html.set(`review:${reviewId}`, await reviewHtml);
-  if (options.images) ctx.images = await gatherImages(task, ctx, options.images, html);
+  if (options.images) {
+    const images =
+      options.allowed && !(await options.allowed) ? { mode: 'placeholders' as const } : options.images;
+    ctx.images = await gatherImages(task, ctx, images, html);
+  }
   return ctx;
 }
 

@@ -1,8 +1,8 @@
 import { retry } from '@octokit/plugin-retry';
-import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
+import { nodeFetch } from '../providers/node-fetch.js';
 
-export const PatchloopOctokit = Octokit.plugin(retry, throttling);
+export const PatchloopOctokit = Octokit.plugin(retry);
 export type GitHubClient = InstanceType<typeof PatchloopOctokit>;
 
 export interface LogSink {
@@ -21,34 +21,21 @@ export interface GitHubClientOptions {
   rateLimitRetries?: number;
   /** Multiplies `retry-after` seconds and the retry back-off into milliseconds (default 1000). */
   retryAfterBaseValue?: number;
-  /** false turns off the request spacing and rate-limit handling (tests of other things). */
+  /** false turns off the spacing of writes and the rate-limit handling (tests of other things). */
   throttle?: boolean;
   userAgent?: string;
 }
 
-/** Octokit with GitHub's retry and rate-limit manners: writes are serialised and spaced by the plugin. */
+/** Octokit with GitHub's retry and rate-limit manners (see rateLimitManners). */
 export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
-  const log = options.log;
   const base = options.retryAfterBaseValue ?? 1000;
-  const rateLimitRetries = options.rateLimitRetries ?? 2;
-  const onLimit =
-    (kind: string) =>
-    (
-      retryAfter: number,
-      request: { method: string; url: string },
-      _octokit: unknown,
-      retryCount: number,
-    ): boolean => {
-      const again = retryCount < rateLimitRetries;
-      log?.warning(
-        `GitHub ${kind} rate limit on ${request.method} ${request.url}; ${again ? `retrying after ${retryAfter} s` : 'giving up'}`,
-      );
-      return again;
-    };
-  return new PatchloopOctokit({
+  const log = options.log;
+  const octokit = new PatchloopOctokit({
     auth: options.token,
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     userAgent: options.userAgent ?? 'patchloop',
+    // node:http rather than Node's fetch: no WebAssembly HTTP parser to compile on the first call.
+    request: { fetch: nodeFetch },
     log: {
       debug: (m: string) => log?.debug(m),
       info: (m: string) => log?.debug(m),
@@ -56,16 +43,96 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
       error: (m: string) => log?.warning(m),
     },
     retry: { retries: options.retries ?? 3, retryAfterBaseValue: base },
-    throttle:
-      options.throttle === false
-        ? { enabled: false }
-        : {
-            retryAfterBaseValue: base,
-            fallbackSecondaryRateRetryAfter: 60,
-            onRateLimit: onLimit('primary'),
-            onSecondaryRateLimit: onLimit('secondary'),
-          },
   });
+  if (options.throttle !== false)
+    rateLimitManners(octokit, { base, retries: options.rateLimitRetries ?? 2, ...(log ? { log } : {}) });
+  return octokit;
+}
+
+// Writes that create content others are notified of (GitHub's REST description lists them; the
+// secondary rate limits are strictest there): comments, issues, pull requests, reviews, releases.
+const NOTIFYING = new RegExp(
+  '^/repos/[^/]+/[^/]+/(?:issues|issues/[^/]+/comments|issues/[^/]+/sub_issues?(?:/priority)?|pulls|' +
+    'pulls/[^/]+/(?:comments|comments/[^/]+/replies|merge|requested_reviewers|reviews)|' +
+    'commits/[^/]+/comments|releases|collaborators/[^/]+)$' +
+    '|^/orgs/[^/]+/(?:invitations(?:/[^/]+)?|teams/[^/]+/discussions(?:/[^/]+/comments)?)$' +
+    '|^/teams/[^/]+/discussions(?:/[^/]+/comments)?$',
+  'i',
+);
+
+// The longest wait for a primary rate limit's reset that a run sits out; longer, it gives up.
+const MAX_PRIMARY_WAIT_S = 60;
+
+interface RequestOptionsLike {
+  method: string;
+  url: string;
+  baseUrl?: string;
+}
+
+/**
+ * GitHub's manners for integrations, on Octokit's request hook: writes one at a time, a second
+ * apart (three after a write that notifies people; `base` ms stand for a second), as GitHub's REST
+ * guidance asks; a secondary
+ * rate limit (403 or 429 naming it, or with `retry-after`) waited out and retried, as is a primary
+ * one (`x-ratelimit-remaining: 0`) whose reset is near. Reads go straight through: they wait on
+ * nothing.
+ */
+function rateLimitManners(octokit: GitHubClient, o: { base: number; retries: number; log?: LogSink }): void {
+  let writes: Promise<unknown> = Promise.resolve();
+  let nextWriteAt = 0;
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  octokit.hook.wrap('request', async (request, options) => {
+    const opts = options as unknown as RequestOptionsLike;
+    const method = opts.method.toUpperCase();
+    const write = method !== 'GET' && method !== 'HEAD';
+    const path = new URL(opts.url, 'http://github.invalid').pathname;
+    const send = async (): Promise<Awaited<ReturnType<typeof request>>> => {
+      if (!write) return request(options);
+      // one write at a time, each after the spacing the previous one asked for
+      const turn = writes.then(async () => {
+        const wait = nextWriteAt - Date.now();
+        if (wait > 0) await sleep(wait);
+        try {
+          return await request(options);
+        } finally {
+          nextWriteAt = Date.now() + (NOTIFYING.test(path) ? 3 : 1) * o.base;
+        }
+      });
+      writes = turn.catch(() => undefined);
+      return turn;
+    };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await send();
+      } catch (err) {
+        const limit = rateLimitOf(err);
+        if (!limit) throw err;
+        const again =
+          attempt < o.retries && (limit.kind === 'secondary' || limit.waitS <= MAX_PRIMARY_WAIT_S);
+        o.log?.warning(
+          `GitHub ${limit.kind} rate limit on ${method} ${opts.url}; ${again ? `retrying after ${limit.waitS} s` : 'giving up'}`,
+        );
+        if (!again) throw err;
+        await sleep(limit.waitS * o.base);
+      }
+    }
+  });
+}
+
+/** The rate limit a failed request ran into, and how long to wait (seconds), or undefined. */
+function rateLimitOf(err: unknown): { kind: 'primary' | 'secondary'; waitS: number } | undefined {
+  const e = err as HttpErrorLike | null;
+  const status = e?.status;
+  if (status !== 403 && status !== 429) return undefined;
+  const headers = e?.response?.headers ?? {};
+  if (/\bsecondary rate\b/i.test(apiMessageOf(err)) || (status === 429 && headers['retry-after'])) {
+    return { kind: 'secondary', waitS: Number(headers['retry-after']) || 60 };
+  }
+  if (headers['x-ratelimit-remaining'] === '0') {
+    const reset = Number(headers['x-ratelimit-reset']) * 1000;
+    return { kind: 'primary', waitS: Math.max(Math.ceil((reset - Date.now()) / 1000) + 1, 0) };
+  }
+  return undefined;
 }
 
 /** The `permissions:` entry a workflow needs for each kind of call patchloop makes. */

@@ -8,6 +8,7 @@ import { capabilitiesOf } from './capabilities.js';
 import type { FailureHints } from './hints.js';
 import { ANTHROPIC_ID_POLICY } from './ids.js';
 import { ByteMeter } from './metered-fetch.js';
+import { bodyChunks } from './node-fetch.js';
 import { SdkNotices } from './sdk-notices.js';
 import { sseBatches } from './sse-reader.js';
 import type { TurnBuilder } from './turn-builder.js';
@@ -60,6 +61,62 @@ function blocks(content: string | (TextContent | ImageContent)[], empty: string)
  * that offers no tools may not carry tool_use / tool_result blocks ("Requests which include
  * `tool_use` or `tool_result` blocks must define tools"), so without tools they are sent as text.
  */
+
+// An argument delta as the API writes it. A run of them in one chunk is decoded with one
+// JSON.parse of the joined string bodies instead of one per frame (a MiB in 16-byte deltas is
+// ~70,000 frames); anything that does not look exactly like this takes JSON.parse.
+const PIECE_HEAD = '{"type":"content_block_delta","index":';
+const PIECE_MID = ',"delta":{"type":"input_json_delta","partial_json":"';
+const PIECE_TAIL = '"}}';
+
+/** The block index and the raw JSON string body of an argument delta frame, or undefined. */
+export function argumentPiece(data: string): { index: number; raw: string } | undefined {
+  if (!data.startsWith(PIECE_HEAD) || !data.endsWith(PIECE_TAIL)) return undefined;
+  let at = PIECE_HEAD.length;
+  let index = 0;
+  const digits = at;
+  for (let c = data.charCodeAt(at); c >= 48 && c <= 57 && at - digits < 6; c = data.charCodeAt(++at))
+    index = index * 10 + (c - 48);
+  if (at === digits || !data.startsWith(PIECE_MID, at)) return undefined;
+  const raw = data.slice(at + PIECE_MID.length, data.length - PIECE_TAIL.length);
+  // An escape cut short at the end (`\u00`) would be completed by the next piece's text once
+  // joined: such a piece is parsed on its own, and fails there as it should.
+  // Only the last backslash can start such an escape (four hex digits hold none), and only when
+  // it is within six characters of the end and not itself escaped.
+  const last = raw.lastIndexOf('\\');
+  if (last >= 0 && last >= raw.length - 6) {
+    let run = 1;
+    while (last - run >= 0 && raw.charCodeAt(last - run) === 0x5c) run++;
+    const needs = raw.charCodeAt(last + 1) === 0x75 ? 6 : 2;
+    if (run % 2 === 1 && last + needs > raw.length) return undefined;
+  }
+  return { index, raw };
+}
+
+/**
+ * The text of a run of argument deltas: the raw bodies joined and decoded at once. A body that is
+ * not a valid JSON string on its own (an unescaped quote, a control character) makes the joined
+ * one invalid too; then each frame is parsed as it came, so a malformed frame fails as it would.
+ */
+function joinedDeltas(run: { parts: string[]; raw: string[]; frames: string[] }): string {
+  if (run.raw.length) {
+    let text: string;
+    try {
+      text = JSON.parse(`"${run.raw.join('')}"`) as string;
+    } catch {
+      text = run.frames
+        .map((f) => (JSON.parse(f) as { delta: { partial_json: string } }).delta.partial_json)
+        .join('');
+    }
+    run.parts.push(text);
+    run.raw = [];
+    run.frames = [];
+  }
+  const joined = run.parts.length === 1 ? run.parts[0]! : run.parts.join('');
+  run.parts = [];
+  return joined;
+}
+
 export function toAnthropicMessages(messages: readonly Message[], toolsOffered = true): Param[] {
   const out: Param[] = [];
   const add = (role: 'user' | 'assistant', content: Block[]) => {
@@ -278,18 +335,15 @@ export function createAnthropicProvider(config: AnthropicConfig): Provider {
       const response = await pending;
       if (!response.body)
         throw new Anthropic.AnthropicError('the response to a streamed request had no body');
-      for await (const frames of sseBatches(response.body)) {
+      for await (const frames of sseBatches(bodyChunks(response) ?? response.body)) {
         const out: AttemptEvent[] = [];
         // A run of argument deltas to one tool call within the chunk goes to the builder as one
         // delta (a MiB of arguments in 16-byte pieces is ~70,000 frames). Text and thinking keep
         // an event per frame.
-        let run: { index: number; parts: string[] } | undefined;
+        let run: { index: number; parts: string[]; raw: string[]; frames: string[] } | undefined;
         const flush = () => {
           if (!run) return;
-          const e = builder.toolCallDelta(
-            run.index,
-            run.parts.length === 1 ? run.parts[0]! : run.parts.join(''),
-          );
+          const e = builder.toolCallDelta(run.index, joinedDeltas(run));
           if (e) out.push(e);
           run = undefined;
         };
@@ -302,11 +356,20 @@ export function createAnthropicProvider(config: AnthropicConfig): Provider {
             break;
           }
           if (!frame.data) continue;
+          const piece = frame.event === 'content_block_delta' ? argumentPiece(frame.data) : undefined;
+          if (piece) {
+            if (run && run.index !== piece.index) flush();
+            run ??= { index: piece.index, parts: [], raw: [], frames: [] };
+            run.raw.push(piece.raw);
+            run.frames.push(frame.data);
+            continue;
+          }
           const ev = JSON.parse(frame.data) as Anthropic.RawMessageStreamEvent;
           if (ev.type === 'content_block_delta' && ev.delta.type === 'input_json_delta') {
             if (run && run.index !== ev.index) flush();
-            if (run) run.parts.push(ev.delta.partial_json);
-            else run = { index: ev.index, parts: [ev.delta.partial_json] };
+            run ??= { index: ev.index, parts: [], raw: [], frames: [] };
+            if (run.raw.length) run.parts.push(joinedDeltas(run));
+            run.parts.push(ev.delta.partial_json);
             continue;
           }
           flush();

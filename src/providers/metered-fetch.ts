@@ -1,4 +1,4 @@
-import { setFlagsFromString } from 'node:v8';
+import { nodeFetch } from './node-fetch.js';
 
 /*
  * Idle detection on bytes, not on events. The SDKs swallow what carries no content: Anthropic's
@@ -19,20 +19,16 @@ export type ActivityListener = () => void;
 
 type Fetch = typeof globalThis.fetch;
 
-// Node's fetch parses HTTP with undici's WebAssembly llhttp, compiled when undici loads; after a
-// few responses V8 tiers it up to TurboFan, and that compile holds ~28 MB (the CLI peaked at
-// 95–101 MB on the fix task, 67–70 MB with Liftoff's code only, which the 1 MiB bench could not
-// tell apart in speed). The flag has to be set before undici loads; a V8 flag changed makes Node
-// reject its code cache for the internal modules loaded afterwards, undici's among them, so it is
-// set here, with the adapter that start-up preloads while it waits on git, and not at the start.
-setFlagsFromString('--liftoff-only');
-// Touching a fetch global evaluates undici (15–30 ms), here rather than on the way to the first request.
+// The SDKs need Headers and Response: touching one evaluates undici's JavaScript (15–30 ms), here,
+// with the adapter that start-up preloads while it waits on git, rather than on the way to the
+// first request. Its HTTP parser is not used: requests go over node:http (node-fetch.ts).
 void globalThis.Response;
 
 export class ByteMeter {
   private readonly waiting: ActivityListener[] = [];
 
-  constructor(private readonly base: Fetch = globalThis.fetch) {}
+  /** The fetch to give the SDK. */
+  readonly fetch: Fetch = (input, init) => nodeFetch(input, init, this.waiting.shift());
 
   /** The next request made through `fetch` reports to `listener`. */
   expect(listener: ActivityListener): void {
@@ -44,28 +40,4 @@ export class ByteMeter {
     const i = this.waiting.indexOf(listener);
     if (i >= 0) this.waiting.splice(i, 1);
   }
-
-  /** The fetch to give the SDK. */
-  readonly fetch: Fetch = async (input, init) => {
-    const listener = this.waiting.shift();
-    const response = await this.base(input, init);
-    if (!listener) return response;
-    listener();
-    if (!response.body) return response;
-    const counted = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          listener();
-          controller.enqueue(chunk);
-        },
-      }),
-    );
-    const metered = new Response(counted, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-    Object.defineProperty(metered, 'url', { value: response.url });
-    return metered;
-  };
 }

@@ -15,14 +15,16 @@ export interface SseFrame {
 }
 
 /** Yields the frames each body chunk completes (never an empty array); a last unterminated frame is dropped, as the format says. */
-export async function* sseBatches(body: ReadableStream<Uint8Array>): AsyncGenerator<SseFrame[]> {
+export async function* sseBatches(
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+): AsyncGenerator<SseFrame[]> {
   const decoder = new TextDecoder('utf-8', { ignoreBOM: false });
   let rest = '';
   let event: string | null = null;
-  let data: string[] = [];
+  let data: string | null = null;
   let seen = false;
   let first = true;
-  const reader = body.getReader();
+  const reader = chunkReader(body);
   try {
     for (;;) {
       const { value, done } = await reader.read();
@@ -43,9 +45,9 @@ export async function* sseBatches(body: ReadableStream<Uint8Array>): AsyncGenera
         const line = text.slice(at, nl);
         at = nl + 1;
         if (line === '') {
-          if (seen) frames.push({ event, data: data.join('\n') });
+          if (seen) frames.push({ event, data: data ?? '' });
           event = null;
-          data = [];
+          data = null;
           seen = false;
           continue;
         }
@@ -57,7 +59,7 @@ export async function* sseBatches(body: ReadableStream<Uint8Array>): AsyncGenera
           event = v;
           seen = true;
         } else if (field === 'data') {
-          data.push(v);
+          data = data === null ? v : `${data}\n${v}`;
           seen = true;
         }
       }
@@ -67,11 +69,32 @@ export async function* sseBatches(body: ReadableStream<Uint8Array>): AsyncGenera
     }
   } finally {
     // Ends the body (and the connection's part in it) when the reader stops early.
-    reader.cancel().catch(() => undefined);
-    try {
-      reader.releaseLock();
-    } catch {
-      // a read still pending: the cancel above ends it
-    }
+    reader.stop();
   }
+}
+
+/** One way to read a web stream or an async iterable of chunks (a Node stream's). */
+function chunkReader(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): {
+  read(): Promise<IteratorResult<Uint8Array, undefined>>;
+  stop(): void;
+} {
+  if (!(body instanceof ReadableStream)) {
+    const it = body[Symbol.asyncIterator]();
+    return {
+      read: () => it.next(),
+      stop: () => void it.return?.()?.catch(() => undefined),
+    };
+  }
+  const reader = body.getReader();
+  return {
+    read: () => reader.read() as Promise<IteratorResult<Uint8Array, undefined>>,
+    stop() {
+      reader.cancel().catch(() => undefined);
+      try {
+        reader.releaseLock();
+      } catch {
+        // a read still pending: the cancel above ends it
+      }
+    },
+  };
 }

@@ -62,6 +62,11 @@ export interface AnthropicTurn {
   thinkSilently?: { pings: number; everyMs: number };
   cutAfter?: number;
   hangAfter?: number;
+  /**
+   * Render the frames once and reuse them for every later request answered with this same turn
+   * object (a benchmark keeps the fake's own rendering out of what it measures).
+   */
+  renderOnce?: boolean;
 }
 
 export type AnthropicScript = AnthropicTurn[] | ((request: RecordedRequest, index: number) => AnthropicTurn);
@@ -155,6 +160,16 @@ export function anthropicFrames(turn: AnthropicTurn, index = 0): (string | Pause
   return frames;
 }
 
+const renderedFrames = new WeakMap<AnthropicTurn, Map<number, (string | Pause)[]>>();
+
+function rendered(turn: AnthropicTurn, index: number): (string | Pause)[] {
+  let byIndex = renderedFrames.get(turn);
+  if (!byIndex) renderedFrames.set(turn, (byIndex = new Map()));
+  let frames = byIndex.get(index);
+  if (!frames) byIndex.set(index, (frames = anthropicFrames(turn, index)));
+  return frames;
+}
+
 export function anthropicReply(turn: AnthropicTurn, index = 0): Reply {
   if (turn.http) {
     return {
@@ -166,7 +181,7 @@ export function anthropicReply(turn: AnthropicTurn, index = 0): Reply {
   }
   return {
     kind: 'sse',
-    frames: anthropicFrames(turn, index),
+    frames: turn.renderOnce ? rendered(turn, index) : anthropicFrames(turn, index),
     ...(turn.cutAfter !== undefined ? { cutAfter: turn.cutAfter } : {}),
     ...(turn.hangAfter !== undefined ? { hangAfter: turn.hangAfter } : {}),
     headers: { 'request-id': `req_fake_${index}` },

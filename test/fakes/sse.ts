@@ -6,7 +6,8 @@ import type { AddressInfo, Socket } from 'node:net';
  * by `reply(request, index)` with one Reply:
  *
  *   { kind: 'sse', frames, cutAfter?, hangAfter?, headers? }
- *       a text/event-stream response writing `frames` (already formatted, see sseFrame; a
+ *       a text/event-stream response writing `frames` (already formatted, see sseFrame; frames
+ *       without a pause between them are written together, up to 16 KiB at a time; a
  *       `{ pauseMs }` item waits that long before the next frame, as a server does while the
  *       model thinks, and counts as a frame for cutAfter / hangAfter);
  *       `cutAfter: n` destroys the socket after n frames (a connection lost mid-stream);
@@ -83,6 +84,9 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Bytes of frames written at once (about a TLS record's worth of text). */
+const COALESCE = 16 * 1024;
+
 function write(res: ServerResponse, text: string): Promise<void> {
   return new Promise((resolve) => {
     if (res.destroyed) return resolve();
@@ -131,16 +135,31 @@ export async function startSseServer(options: SseServerOptions): Promise<FakePro
       ...reply.headers,
     });
     res.flushHeaders();
+    // Frames that follow one another without a pause go out together, up to COALESCE bytes a
+    // write, as a server's TLS records and TCP segments carry them; what was written is flushed
+    // before a pause, a cut or a hang, so the client has seen every frame before it.
+    let pending = '';
+    const flush = async () => {
+      if (pending) await write(res, pending);
+      pending = '';
+    };
     for (let i = 0; i < reply.frames.length; i++) {
       if (reply.cutAfter !== undefined && i >= reply.cutAfter) {
+        await flush();
         res.socket?.destroy();
         return;
       }
-      if (reply.hangAfter !== undefined && i >= reply.hangAfter) return;
+      if (reply.hangAfter !== undefined && i >= reply.hangAfter) return flush();
       const frame = reply.frames[i]!;
-      if (typeof frame === 'string') await write(res, frame);
-      else await new Promise((resolve) => setTimeout(resolve, frame.pauseMs));
+      if (typeof frame === 'string') {
+        pending += frame;
+        if (pending.length >= COALESCE) await flush();
+      } else {
+        await flush();
+        await new Promise((resolve) => setTimeout(resolve, frame.pauseMs));
+      }
     }
+    await flush();
     if (reply.cutAfter !== undefined && reply.cutAfter >= reply.frames.length) {
       res.socket?.destroy();
       return;

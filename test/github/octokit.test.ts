@@ -33,6 +33,65 @@ describe('the GitHub client', () => {
     expect(warnings.join('\n')).toMatch(/secondary rate limit .* retrying after 2 s/);
   });
 
+  it('waits out a primary rate limit whose reset is near, and gives up on one an hour away', async () => {
+    const warnings: string[] = [];
+    const github = createGitHubClient({
+      token: 'ghs_faketoken',
+      baseUrl: gh.url,
+      retryAfterBaseValue: 5,
+      log: { debug: () => {}, info: () => {}, warning: (m) => warnings.push(m) },
+    });
+    const near = gh.addIssue({ title: 'near reset' });
+    const limited = (reset: number) => ({
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + reset),
+    });
+    const body = { message: 'API rate limit exceeded for installation.', status: '403' };
+    gh.fail({
+      method: 'GET',
+      path: new RegExp(`/issues/${near.number}$`),
+      status: 403,
+      headers: limited(1),
+      body,
+    });
+    const { data } = await github.rest.issues.get({ owner: 'octo', repo: 'demo', issue_number: near.number });
+    expect(data.title).toBe('near reset');
+    expect(warnings.join('\n')).toMatch(/primary rate limit on GET .* retrying after [1-3] s/);
+
+    const far = gh.addIssue({ title: 'far reset' });
+    gh.fail({
+      method: 'GET',
+      path: new RegExp(`/issues/${far.number}$`),
+      status: 403,
+      headers: limited(3600),
+      body,
+    });
+    await expect(
+      github.rest.issues.get({ owner: 'octo', repo: 'demo', issue_number: far.number }),
+    ).rejects.toMatchObject({ status: 403 });
+    expect(warnings.at(-1)).toMatch(/primary rate limit on GET .* giving up/);
+    expect(gh.requestsTo('GET', new RegExp(`/issues/${far.number}$`))).toHaveLength(1);
+  });
+
+  it('sends writes one at a time, spaced (three units after a comment), and reads at once', async () => {
+    const issue = gh.addIssue({ title: 'spaced' });
+    // retryAfterBaseValue 40: a "second" of spacing is 40 ms here
+    const github = createGitHubClient({ token: 'ghs_faketoken', baseUrl: gh.url, retryAfterBaseValue: 40 });
+    const where = { owner: 'octo', repo: 'demo', issue_number: issue.number };
+    const [a, b] = await Promise.all([
+      github.rest.issues.createComment({ ...where, body: 'one' }),
+      github.rest.issues.createComment({ ...where, body: 'two' }),
+      github.rest.issues.get(where),
+    ]);
+    expect([a.data.body, b.data.body]).toEqual(['one', 'two']);
+    const posts = gh.requestsTo('POST', new RegExp(`/issues/${issue.number}/comments$`));
+    expect(posts).toHaveLength(2);
+    expect(posts[1]!.at - posts[0]!.at).toBeGreaterThanOrEqual(110);
+    const read = gh.requestsTo('GET', new RegExp(`/issues/${issue.number}$`))[0]!;
+    // the read did not wait for the second write's turn
+    expect(read.at).toBeLessThan(posts[1]!.at);
+  });
+
   it('retries a 500 and gets the answer', async () => {
     const issue = gh.addIssue({ title: 'flaky' });
     const github = createGitHubClient({

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAnthropicProvider } from '../../src/providers/anthropic.js';
+import { argumentPiece, createAnthropicProvider } from '../../src/providers/anthropic.js';
 import { startAnthropicServer, type AnthropicScript } from '../fakes/anthropic-server.js';
-import type { FakeProviderServer } from '../fakes/sse.js';
+import { sseFrame, startSseServer, type FakeProviderServer } from '../fakes/sse.js';
 import { FAST_RETRY, assistant, collect, context, result, user } from './helpers.js';
 
 const KEY = 'sk-ant-test-key-0123456789';
@@ -495,5 +495,101 @@ describe('anthropic adapter: a request without tools', () => {
       'file text',
       'summarise',
     ]);
+  });
+});
+
+describe('anthropic adapter: argument deltas decoded a run at a time', () => {
+  const frame = (partial: string) =>
+    `{"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":${partial}}}`;
+
+  it('takes the raw string body of an argument delta only in the exact shape the API writes', () => {
+    expect(argumentPiece(frame(JSON.stringify('{"a": "x\\ty')))).toEqual({
+      index: 3,
+      raw: JSON.stringify('{"a": "x\\ty').slice(1, -1),
+    });
+    expect(argumentPiece(frame('"ends in \\\\\\\\"'))).toEqual({ index: 3, raw: 'ends in \\\\\\\\' });
+    // an escape cut short at the end is left to JSON.parse, frame by frame
+    expect(argumentPiece(frame('"kept \\\\u00"'))).toEqual({ index: 3, raw: 'kept \\\\u00' });
+    expect(argumentPiece(frame('"cut \\u00"'))).toBeUndefined();
+    expect(argumentPiece(frame('"odd \\"'))).toBeUndefined();
+    // another key order, another key, another delta type
+    expect(
+      argumentPiece(
+        '{"index":3,"type":"content_block_delta","delta":{"type":"input_json_delta","partial_json":"x"}}',
+      ),
+    ).toBeUndefined();
+    expect(argumentPiece(frame('"x","extra":1'))).toBeUndefined();
+    expect(
+      argumentPiece('{"type":"content_block_delta","index":3,"delta":{"type":"text_delta","text":"x"}}'),
+    ).toBeUndefined();
+  });
+
+  it('reads a long argument in 16-byte deltas, escapes and all, as the same text', async () => {
+    const content = 'const s = "tab\\tquote\\" é \u{1F600}";\n'.repeat(400);
+    const json = JSON.stringify({ path: 'big.js', content });
+    const pieces = Array.from({ length: Math.ceil(json.length / 16) }, (_, i) =>
+      json.slice(i * 16, i * 16 + 16),
+    );
+    const { provider } = await setup([
+      { toolCalls: [{ id: 'toolu_big', name: 'write_file', json: pieces }], usage: { input: 1, output: 1 } },
+    ]);
+    const out = await collect(provider, context([user('go')]));
+    expect(out.message.content).toEqual([
+      { type: 'toolCall', id: 'toolu_big', name: 'write_file', input: { path: 'big.js', content } },
+    ]);
+  });
+
+  it('fails the turn on a malformed delta among well-formed ones, as a frame parsed alone would', async () => {
+    server = await startSseServer({
+      route: (method, path) => method === 'POST' && path === '/v1/messages',
+      notFound: () => ({}),
+      reply: () => ({
+        kind: 'sse',
+        frames: [
+          sseFrame(
+            {
+              type: 'message_start',
+              message: {
+                id: 'msg_1',
+                type: 'message',
+                role: 'assistant',
+                model: 'claude-sonnet-5-5',
+                content: [],
+                stop_reason: null,
+                stop_sequence: null,
+                usage: { input_tokens: 1, output_tokens: 1 },
+              },
+            },
+            'message_start',
+          ),
+          sseFrame(
+            {
+              type: 'content_block_start',
+              index: 0,
+              content_block: { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: {} },
+            },
+            'content_block_start',
+          ),
+          sseFrame(frame('"{\\"path\\": "'), 'content_block_delta'),
+          // a raw newline inside a JSON string: not valid JSON
+          `event: content_block_delta\ndata: ${frame('"\\"a\u0001b\\"}"')}\n\n`,
+          sseFrame({ type: 'content_block_stop', index: 0 }, 'content_block_stop'),
+          sseFrame(
+            { type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 1 } },
+            'message_delta',
+          ),
+          sseFrame({ type: 'message_stop' }, 'message_stop'),
+        ],
+      }),
+    });
+    const provider = createAnthropicProvider({
+      model: 'claude-sonnet-5-5',
+      apiKey: KEY,
+      baseUrl: server.url,
+      retry: { ...FAST_RETRY, maxRetries: 0 },
+    });
+    const out = await collect(provider, context([user('go')]));
+    expect(out.message.stopReason).toBe('error');
+    expect(out.message.errorMessage).toMatch(/JSON/);
   });
 });
