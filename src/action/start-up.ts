@@ -71,8 +71,6 @@ export async function startUp(env: NodeJS.ProcessEnv, cwd: string): Promise<Star
     return { code: 0 };
   }
   const task = decision.task;
-  // The SDK loads while the permission check, the comment and git run.
-  preloadProvider(inputs.provider);
   const github = createGitHubClient({
     token: inputs.githubToken,
     baseUrl: runner.apiUrl,
@@ -257,6 +255,9 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
       `The command sandbox could not be set up, so the run stopped before the first model request: ${err.message}`,
     );
   });
+  // The SDK is compiled while the sandbox's self-check runs (a child process): the main thread
+  // has nothing else to do then, and the first request needs it next.
+  preloadProvider(inputs.provider);
   // Both are waited for: a sandbox set up beside a failed isolation is still taken down at the end.
   const [iso, box] = await Promise.allSettled([isolated, sandboxReady]);
   if (box.status === 'fulfilled') s.sandbox = box.value;

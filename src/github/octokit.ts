@@ -71,15 +71,17 @@ interface RequestOptionsLike {
 
 /**
  * GitHub's manners for integrations, on Octokit's request hook: writes one at a time, a second
- * apart (three after a write that notifies people; `base` ms stand for a second), as GitHub's REST
- * guidance asks; a secondary
+ * apart, and three between writes that notify people (`base` ms stand for a second), as GitHub's
+ * REST guidance asks; a secondary
  * rate limit (403 or 429 naming it, or with `retry-after`) waited out and retried, as is a primary
  * one (`x-ratelimit-remaining: 0`) whose reset is near. Reads go straight through: they wait on
  * nothing.
  */
 function rateLimitManners(octokit: GitHubClient, o: { base: number; retries: number; log?: LogSink }): void {
   let writes: Promise<unknown> = Promise.resolve();
+  // a second after any write; three after one that notifies, for the next that notifies
   let nextWriteAt = 0;
+  let nextNotifyingAt = 0;
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   octokit.hook.wrap('request', async (request, options) => {
     const opts = options as unknown as RequestOptionsLike;
@@ -89,13 +91,15 @@ function rateLimitManners(octokit: GitHubClient, o: { base: number; retries: num
     const send = async (): Promise<Awaited<ReturnType<typeof request>>> => {
       if (!write) return request(options);
       // one write at a time, each after the spacing the previous one asked for
+      const notifying = NOTIFYING.test(path);
       const turn = writes.then(async () => {
-        const wait = nextWriteAt - Date.now();
+        const wait = Math.max(nextWriteAt, notifying ? nextNotifyingAt : 0) - Date.now();
         if (wait > 0) await sleep(wait);
         try {
           return await request(options);
         } finally {
-          nextWriteAt = Date.now() + (NOTIFYING.test(path) ? 3 : 1) * o.base;
+          nextWriteAt = Date.now() + o.base;
+          if (notifying) nextNotifyingAt = Date.now() + 3 * o.base;
         }
       });
       writes = turn.catch(() => undefined);

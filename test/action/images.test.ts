@@ -52,9 +52,14 @@ afterEach(async () => {
 });
 
 /** An issue whose body shows `body`, and a `/patchloop` comment on it; the run of the action on it. */
-async function runOn(body: string, inputs: Record<string, string>) {
+async function runOn(
+  body: string,
+  inputs: Record<string, string>,
+  author = 'alice',
+  request = '/patchloop please look',
+) {
   const issue = gh.addIssue({ title: 'The chart is cut off', body });
-  const trigger = gh.addComment(issue.number, { body: '/patchloop please look', author: 'alice' });
+  const trigger = gh.addComment(issue.number, { body: request, author });
   const o: ActionRunOptions = {
     script: action.path,
     workspace: repo.work,
@@ -66,7 +71,7 @@ async function runOn(body: string, inputs: Record<string, string>) {
         id: trigger.id,
         body: trigger.body,
         createdAt: trigger.created_at,
-        author: { login: 'alice', id: 4242 },
+        author: { login: author, id: 4242 },
       },
     }),
     inputs: { 'github-token': TOKEN, 'api-key': API_KEY, 'base-url': model!.url, ...inputs },
@@ -143,5 +148,22 @@ describe('images of the issue, end to end', () => {
     expect(raw).not.toContain('"type":"image"');
     expect(imageRequests()).toHaveLength(0);
     expect(gh.requests.some((q) => q.headers.accept === 'application/vnd.github.full+json')).toBe(false);
+  });
+
+  it('downloads no image for a requester without permission, though the context is read beside the check', async () => {
+    model = await startAnthropicServer([{ text: 'never asked' }]);
+    gh.setPermission('mallory', 'read');
+    const chart = gh.images.attach(pngOf(16, 16, 11));
+    const mine = gh.images.attach(pngOf(8, 8, 12));
+    const r = await runOn(
+      `It looks like this: ![chart](${chart.markdownUrl})`,
+      {},
+      'mallory',
+      `/patchloop look at ![mine](${mine.markdownUrl})`,
+    );
+    expect(r.code, r.stderr.slice(-3000)).toBe(0);
+    expect(r.outputs.conclusion).toBe('unauthorized');
+    expect(model.requests).toHaveLength(0);
+    expect(imageRequests()).toHaveLength(0);
   });
 });

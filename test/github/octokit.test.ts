@@ -73,7 +73,7 @@ describe('the GitHub client', () => {
     expect(gh.requestsTo('GET', new RegExp(`/issues/${far.number}$`))).toHaveLength(1);
   });
 
-  it('sends writes one at a time, spaced (three units after a comment), and reads at once', async () => {
+  it('sends writes one at a time, a unit apart and three between comments, and reads at once', async () => {
     const issue = gh.addIssue({ title: 'spaced' });
     // retryAfterBaseValue 40: a "second" of spacing is 40 ms here
     const github = createGitHubClient({ token: 'ghs_faketoken', baseUrl: gh.url, retryAfterBaseValue: 40 });
