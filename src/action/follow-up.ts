@@ -28,13 +28,18 @@ export async function followUpPlan(
   // Only a branch of patchloop's own: a marker names it, and a branch name reaches git.
   if (!branch.startsWith(options.prefix) || branch.startsWith('-') || !(await work.isValidBranchName(branch)))
     return fresh(`it is not a \`${options.prefix}\` branch`);
-  if (!(await work.remoteHasBranch(branch).catch(() => false))) return fresh('origin no longer has it');
+  // One fetch says whether origin still has it and brings it (no ls-remote before it).
+  const fetched = await work.fetchRemoteBranch(branch).then(
+    () => true,
+    () => false,
+  );
+  if (!fetched) return fresh('origin no longer has it');
   if (pr?.fork) {
     // A fork's code is worked on only at the head the requester saw: the earlier branch holds the
     // head the earlier run started from, and when the fork moved on since, the pinned head is
     // merged into it.
     const earlierHead = earlier.transcript?.session?.pullHead;
-    const sha = await work.checkoutRemoteBranch(branch);
+    const sha = await work.checkoutFetchedBranch(branch);
     const onBranch = (startedFrom: string, note: string, notices: string[] = []): WorkPlan => ({
       mode: 'new-branch',
       branch,
@@ -49,7 +54,7 @@ export async function followUpPlan(
     return mergeForkHead(work, task, { branch, sha, earlierHead, headSha: pr.headSha }, fresh, onBranch);
   }
   const prBase = (await work.currentBranch()) ?? task.defaultBranch ?? 'main';
-  const sha = await work.checkoutRemoteBranch(branch);
+  const sha = await work.checkoutFetchedBranch(branch);
   return {
     mode: 'new-branch',
     branch,

@@ -314,12 +314,22 @@ export class GitRepo {
 
   /** Checks out origin's `branch` (fetched now) as the local branch of the same name. */
   async checkoutRemoteBranch(branch: string): Promise<string> {
+    await this.fetchRemoteBranch(branch);
+    return this.checkoutFetchedBranch(branch);
+  }
+
+  /** Fetches origin's `branch` into refs/remotes/origin/ (fails when origin has none). */
+  async fetchRemoteBranch(branch: string): Promise<void> {
     await this.remote([
       'fetch',
       '--no-tags',
       'origin',
       `+refs/heads/${branch}:refs/remotes/origin/${branch}`,
     ]);
+  }
+
+  /** Checks out `branch` at what fetchRemoteBranch brought; the new HEAD. */
+  async checkoutFetchedBranch(branch: string): Promise<string> {
     await this.git(['checkout', '-B', branch, `refs/remotes/origin/${branch}`]);
     return this.headSha();
   }
