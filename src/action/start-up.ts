@@ -126,6 +126,9 @@ export async function startUp(env: NodeJS.ProcessEnv, cwd: string): Promise<Star
     actor: task.requester,
     required: inputs.requiredPermission,
     allowedBots: inputs.allowedBots,
+  }).catch((err: unknown) => {
+    allow(false); // no image is fetched for a check that did not finish
+    throw err;
   });
   allow(permission.allowed);
   if (!permission.allowed) {

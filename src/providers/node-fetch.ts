@@ -4,13 +4,15 @@ import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
 /*
- * The fetch the provider SDKs are given: a request over node:http(s) with a keep-alive agent,
- * answered with a standard Response. Node's own fetch parses HTTP with undici's WebAssembly llhttp
- * (compiled when first used, ~25 MB once V8 optimises it) and hands the body over through web
- * streams; node:http parses in C++, and the adapters' SSE reader takes the body's chunks straight
- * from the socket's stream (`bodyChunks`), so a MiB streamed in 16-byte deltas costs no web-stream
- * step per chunk. What this does not cover goes to Node's fetch unchanged: a Request object, a
- * body other than text or bytes, a redirect.
+ * The fetch the provider SDKs and Octokit are given: a request over node:http(s) with a keep-alive
+ * agent, answered with a standard Response. Node's own fetch parses HTTP with undici's
+ * WebAssembly llhttp (compiled when first used, ~25 MB once V8 optimises it) and hands the body
+ * over through web streams; node:http parses in C++, and the adapters' SSE reader takes the
+ * body's chunks straight from the socket's stream (`bodyChunks`), so a MiB streamed in 16-byte
+ * deltas costs no web-stream step per chunk. What this does not cover goes to Node's fetch
+ * unchanged: a Request object, a body other than text or bytes, a redirect (the request is made
+ * again there, and Node's fetch follows it as fetch does, dropping `authorization` on a move to
+ * another origin; the first answer was only the redirect, so nothing was done twice).
  */
 
 type Fetch = typeof globalThis.fetch;
