@@ -169,6 +169,7 @@ export async function runAgentPhase(
     signal,
     transcript,
     onEvent,
+    toolsReady: work.ready,
   });
 }
 

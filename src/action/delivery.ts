@@ -17,6 +17,16 @@ export async function deliverPhase(
 ): Promise<FinishInput> {
   const { inputs, task, runner } = s;
   const { checkout, plan } = work;
+  // A run whose model finished before the workspace's set-up did waits for it here; one whose
+  // set-up failed delivers nothing (no tool ran: the agent waited for the same promise).
+  const unready = await work.ready.then(
+    () => undefined,
+    (err: Error) => err.message,
+  );
+  if (unready !== undefined) {
+    const cancelled = result.conclusion === 'cancelled' || signal.aborted;
+    return { conclusion: cancelled ? 'cancelled' : 'failure', result, plan, error: unready, provider };
+  }
   if (await checkout.restoreConfig().catch(() => false)) {
     s.notice('The git configuration was changed during the run; it was put back before committing.');
   }

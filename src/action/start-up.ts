@@ -23,7 +23,7 @@ import { acknowledge } from '../github/reaction.js';
 import { ACTIONS_BOT_LOGIN } from '../github/trigger.js';
 import { createRedactor, secretsFromEnv } from '../protocol/redact.js';
 import { capabilitiesOf, preloadProvider, PROVIDER_ENV } from '../providers/index.js';
-import { createSandbox, probeMachine, type SandboxSetup } from '../sandbox/index.js';
+import { probeMachine, startSandbox, type SandboxSetup } from '../sandbox/index.js';
 import { followUpPlan } from './follow-up.js';
 import { InputError, readInputs, type ActionInputs } from './inputs.js';
 import { setRunOutputs } from './outputs.js';
@@ -192,12 +192,19 @@ export interface PreparedWork {
   baseline: string[];
   baseCommit: string | undefined;
   sandbox: SandboxSetup;
+  /**
+   * Patchloop's private git dir and the sandbox's access and self-check, made beside the first
+   * model request: no tool runs and nothing is delivered before it resolves; when it rejects the
+   * run stops there (a sandbox that cannot be set up never means "unisolated").
+   */
+  ready: Promise<void>;
 }
 
 /**
  * The context, the earlier session, the branch, isolation and the sandbox, in that dependency
- * order and side by side where they can be. Throws when any of them fails: the run then stops
- * before the first model request (a sandbox that cannot be set up never means "unisolated").
+ * order and side by side where they can be. Throws when the context, the branch or the sandbox's
+ * first step fails: the run then stops before the first model request. What the tools need of
+ * the rest (isolation, the sandbox's self-check) is left going behind `ready`.
  */
 export async function prepareWorkspace(s: RunState, commentReady: Promise<void>): Promise<PreparedWork> {
   const { inputs, task, runner, contextReady } = s;
@@ -244,31 +251,44 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
   const isolated = work.isolate().then(() => mark('git isolated'));
   isolated.catch(() => undefined);
   // The sandbox is set up only once patchloop's git work in the checkout is done (its ACL walk
-  // must not race git's lock files). A set-up that fails throws: the run stops here, before the
-  // first model request, rather than carrying on unisolated.
-  const sandboxReady = createSandbox({
+  // must not race git's lock files). Whether commands are isolated is known when the machine's
+  // probe and the sandbox user answer; the workspace's access and the self-check go on beside
+  // the first model request, behind `ready`.
+  const sandboxReady = startSandbox({
     workspace: runner.workspace,
     mode: 'auto',
     privateDirs: [runner.runnerTemp, s.dir],
     readOnlyDirs: [s.outputsDir()],
     commandEnv: inputs.commandEnv,
     env: s.env,
-  }).catch((err: Error) => {
-    throw new Error(
-      `The command sandbox could not be set up, so the run stopped before the first model request: ${err.message}`,
-    );
   });
-  // The SDK is compiled while the sandbox's self-check runs (a child process): the main thread
-  // has nothing else to do then, and the first request needs it next.
+  // The SDK is compiled while the sandbox's probe answers; the first request needs it next.
   preloadProvider(inputs.provider);
-  // Both are waited for: a sandbox set up beside a failed isolation is still taken down at the end.
-  const [iso, box] = await Promise.allSettled([isolated, sandboxReady]);
-  if (box.status === 'fulfilled') s.sandbox = box.value;
-  if (iso.status === 'rejected') throw iso.reason;
-  if (box.status === 'rejected') throw box.reason;
-  const sandbox = box.value;
-  mark('sandbox ready');
-  return { checkout: work, context, plan, baseline, baseCommit, sandbox };
+  const unready = (err: Error) =>
+    new Error(`The command sandbox could not be set up, so nothing was run: ${err.message}`);
+  let sandbox: SandboxSetup;
+  try {
+    sandbox = s.sandbox = await sandboxReady;
+  } catch (err) {
+    await isolated.catch(() => undefined);
+    throw unready(err as Error);
+  }
+  const boxReady =
+    sandbox.kind === 'isolated'
+      ? sandbox.ready.then(
+          () => mark('sandbox ready'),
+          (err: Error) => {
+            throw unready(err);
+          },
+        )
+      : Promise.resolve();
+  // both settle before `ready` does: a failure of one never leaves the other running unseen
+  const ready = Promise.allSettled([isolated, boxReady]).then(([iso, box]) => {
+    if (iso.status === 'rejected') throw iso.reason;
+    if (box.status === 'rejected') throw box.reason;
+  });
+  ready.catch(() => undefined);
+  return { checkout: work, context, plan, baseline, baseCommit, sandbox, ready };
 }
 
 /**

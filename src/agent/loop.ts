@@ -38,6 +38,12 @@ export interface AgentOptions {
   maxTokens?: number;
   /** Clock in milliseconds (tests and benchmarks). */
   now?: () => number;
+  /**
+   * The workspace's set-up (patchloop's private git dir, the command sandbox and its self-check)
+   * when it goes on beside the first model request: no tool call runs before it resolves, and
+   * when it rejects the run ends as a failure, each waiting call answered with the reason.
+   */
+  toolsReady?: Promise<void>;
 }
 
 export type AgentConclusion = 'success' | 'failure' | 'cancelled' | 'budget-exceeded';
@@ -141,6 +147,8 @@ class AgentRun {
   private registry!: ToolRegistry;
   private definitions: ToolDefinition[] = [];
   private baseTokens = 0;
+  /** What `toolsReady` came to, once it settled. */
+  private readiness: { settled: boolean; failure?: string } | undefined;
 
   constructor(private readonly o: AgentOptions) {
     this.now = o.now ?? Date.now;
@@ -360,6 +368,14 @@ class AgentRun {
     this.compacted = false;
     const calls = toolCallsOf(message);
     if (calls.length > 0) {
+      const notReady = await this.toolsBlocked();
+      if (this.stop.signal.aborted) return this.stopped();
+      if (notReady !== undefined) {
+        for (const call of calls)
+          this.record(errorResult(call, `Tool call not run: ${notReady}`, this.now()));
+        this.emit({ type: 'error', message: notReady });
+        return { conclusion: 'failure', error: notReady };
+      }
       await runToolCalls(calls, {
         registry: this.registry,
         signal: this.stop.signal,
@@ -370,6 +386,31 @@ class AgentRun {
       });
     }
     return this.stop.signal.aborted ? this.stopped() : undefined;
+  }
+
+  /** Waits for `toolsReady` (or the run's end); the reason no tool may run, if it failed. */
+  private async toolsBlocked(): Promise<string | undefined> {
+    const ready = this.o.toolsReady;
+    if (!ready || this.readiness?.settled) return this.readiness?.failure;
+    const state: { settled: boolean; failure?: string } = (this.readiness ??= { settled: false });
+    const outcome = ready.then(
+      () => {
+        state.settled = true;
+      },
+      (err: unknown) => {
+        state.settled = true;
+        state.failure = err instanceof Error ? err.message : String(err);
+      },
+    );
+    let onAbort = (): void => undefined;
+    const stopped = new Promise<void>((resolve) => {
+      onAbort = resolve;
+      if (this.stop.signal.aborted) resolve();
+      else this.stop.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    await Promise.race([outcome, stopped]);
+    this.stop.signal.removeEventListener('abort', onAbort);
+    return state.failure;
   }
 
   /** Records a turn's message, its usage (every attempt the provider billed) and its model. */

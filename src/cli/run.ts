@@ -19,7 +19,7 @@ import { PROVIDER_NAMES, type ProviderName } from '../providers/types.js';
 import { renderSummaryText, toolLogFromMessages } from '../report/summary.js';
 import { createWorkspaceTools } from '../tools/index.js';
 import { isInside } from '../tools/safe-fs.js';
-import { createSandbox, probeMachine } from '../sandbox/index.js';
+import { probeMachine, startSandbox } from '../sandbox/index.js';
 import { existingFolder, parseFlags, positiveInt, positiveNumber } from './args.js';
 import { watchInterrupts } from './interrupt.js';
 import { UsageError, type CliCommand, type CliIO } from './io.js';
@@ -177,11 +177,15 @@ export const runCommand: CliCommand = async (argv, io) => {
   const outputsDir = join(tmpdir(), 'patchloop', id, 'outputs');
   mkdirSync(outputsDir, { recursive: true, mode: 0o755 });
   chmodSync(outputsDir, 0o755);
-  // A set-up that fails throws (the run stops before the first model request); `unavailable`
-  // means isolation cannot be had here, or --sandbox off asked for none. It goes beside the
-  // private git dir's making: that only reads the checkout (the run's git work in the checkout,
-  // the commit, comes after the agent), so the sandbox's ACL walk races no git lock file.
-  const sandboxReady = createSandbox({
+  // `unavailable` means isolation cannot be had here, or --sandbox off asked for none; a set-up
+  // that fails throws, at once or through `ready` (see below). It goes beside the private git
+  // dir's making: that only reads the checkout (the run's git work in the checkout, the commit,
+  // comes after the agent), so the sandbox's ACL walk races no git lock file.
+  const unready = (err: Error) =>
+    new Error(
+      `the command sandbox could not be set up, so nothing was run: ${err.message} (--sandbox off runs commands as you, unisolated)`,
+    );
+  const sandbox = await startSandbox({
     workspace: checkout.root,
     mode: sandboxMode,
     privateDirs: [
@@ -190,18 +194,21 @@ export const runCommand: CliCommand = async (argv, io) => {
     ],
     readOnlyDirs: [outputsDir],
     env: io.env,
-  }).catch((err: Error) => {
-    throw new Error(
-      `the command sandbox could not be set up, so nothing was run: ${err.message} (--sandbox off runs commands as you, unisolated)`,
-    );
+  }).catch(async (err: Error) => {
+    await isolating.catch(() => undefined);
+    throw unready(err);
   });
-  const [iso, box] = await Promise.allSettled([isolating, sandboxReady]);
-  if (iso.status === 'rejected') {
-    if (box.status === 'fulfilled' && box.value.kind === 'isolated') await box.value.dispose();
-    throw iso.reason;
-  }
-  if (box.status === 'rejected') throw box.reason;
-  const sandbox = box.value;
+  // The private git dir and the sandbox's access and self-check are made beside the first model
+  // request: no tool runs before both are done, and the run stops when either failed.
+  const boxReady =
+    sandbox.kind === 'isolated'
+      ? sandbox.ready.catch((err: Error) => Promise.reject(unready(err)))
+      : undefined;
+  const ready = Promise.allSettled([isolating, boxReady]).then(([iso, box]) => {
+    if (iso.status === 'rejected') throw iso.reason;
+    if (box.status === 'rejected') throw box.reason;
+  });
+  ready.catch(() => undefined);
   // --sandbox off is the user's own choice; under auto, commands that cannot be isolated are not offered.
   const commands = sandbox.kind === 'isolated' || sandboxMode === 'off';
   if (!commands) {
@@ -269,13 +276,28 @@ export const runCommand: CliCommand = async (argv, io) => {
       signal: interrupt.signal,
       transcript,
       onEvent: (e) => timeline.onEvent(e),
+      toolsReady: ready,
     });
     timeline.close();
+    // A model that finished before the set-up did waits for it; one that failed commits nothing
+    // (no tool ran: the loop waited for the same promise).
+    const unreadyReason = await ready.then(
+      () => undefined,
+      (err: Error) => err.message,
+    );
     return await finish({
       io,
       checkout,
       task,
-      result,
+      result:
+        unreadyReason === undefined
+          ? result
+          : {
+              ...result,
+              conclusion: result.conclusion === 'cancelled' ? 'cancelled' : 'failure',
+              error: unreadyReason,
+            },
+      commit: unreadyReason === undefined,
       model,
       transcript,
       redact,
@@ -351,6 +373,8 @@ interface Finish {
   branch: string | undefined;
   /** the earlier session's branch, checked out: the commit goes on top of it */
   continueOn?: string;
+  /** false when the workspace's set-up failed: there is nothing to commit, and no git to do it */
+  commit: boolean;
 }
 
 /** Commits the work, writes the summary line, prints the summary; returns the exit status. */
@@ -364,11 +388,12 @@ async function finish({
   redact,
   branch,
   continueOn,
+  commit: commitAny,
 }: Finish): Promise<number> {
   let commit: LocalCommit | undefined;
   let commitError: string | undefined;
   try {
-    commit = await commitWork(checkout, task, result, branch, continueOn);
+    commit = commitAny ? await commitWork(checkout, task, result, branch, continueOn) : undefined;
     if (commit) transcript.event('commit', { branch: commit.branch, sha: commit.sha, files: commit.files });
   } catch (err) {
     commitError = `The changes could not be committed: ${err instanceof Error ? err.message : String(err)}`;

@@ -60,7 +60,13 @@ export type SandboxSetup =
       sandbox: CommandSandbox;
       /** One sentence for the log: what protects the run. */
       reason: string;
-      /** Undoes what the set-up changed; call it on success, failure and cancel. */
+      /**
+       * Settles when the workspace is open to the sandbox user and the self-check has passed;
+       * rejects (SandboxSetupError) when either failed. No command may run before it resolves.
+       * From createSandbox it has resolved already; from startSandbox it may still be under way.
+       */
+      ready: Promise<void>;
+      /** Undoes what the set-up changed (after waiting for it); call it on success, failure and cancel. */
       dispose(): Promise<void>;
     }
   | { kind: 'unavailable'; reason: string };
@@ -219,6 +225,19 @@ export function probeMachine(user: string = SANDBOX_USER): Promise<Machine | str
  * SandboxSetupError when it could, but the set-up failed: never "not isolated, carrying on".
  */
 export async function createSandbox(opts: SandboxOptions): Promise<SandboxSetup> {
+  const setup = await startSandbox(opts);
+  if (setup.kind === 'isolated') await setup.ready;
+  return setup;
+}
+
+/**
+ * createSandbox in two steps, for the entry points: it answers "isolated" or "unavailable" as soon
+ * as the machine's probe and the sandbox user say so (which tools to offer, what the first model
+ * request carries), while the workspace's access and the self-check go on behind `ready`. The
+ * caller lets nothing run in the workspace before `ready` resolves, and stops the run, rather
+ * than carrying on unisolated, when it rejects. A set-up that fails before that point throws.
+ */
+export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> {
   if (opts.mode === 'off') return unavailable('turned off');
   if (process.platform !== 'linux')
     return unavailable(`commands cannot be isolated on ${process.platform}; only Linux is supported`);
@@ -280,28 +299,39 @@ export async function createSandbox(opts: SandboxOptions): Promise<SandboxSetup>
   const pass = (opts.commandEnv ?? []).filter(isVariableName);
 
   const account = await accountOf(machine, opts.user ?? SANDBOX_USER);
-  // the workspace is touched from here on only: after patchloop's own git work
-  const access: WorkspaceAccess = await openWorkspace(root, account, workspace, method);
-  try {
-    const plan: LaunchPlan = {
-      root,
-      account,
-      bins,
-      workspace,
-      hide,
-      hideMode: hide && SCRATCH_DIRS.includes(hide) ? '1777' : '0755',
-      stash,
-      scratch,
-      sticky: SCRATCH_DIRS.filter((d) => hide && d !== hide && isInside(d, hide) && isInside(workspace, d)),
-      covered,
-      readOnly,
-      limits: weak.has('limits') ? undefined : limits,
-      groupRefresh: method === 'group',
-    };
-    const sandbox = makeSandbox(plan, pass, privateDirs);
+  const plan: LaunchPlan = {
+    root,
+    account,
+    bins,
+    workspace,
+    hide,
+    hideMode: hide && SCRATCH_DIRS.includes(hide) ? '1777' : '0755',
+    stash,
+    scratch,
+    sticky: SCRATCH_DIRS.filter((d) => hide && d !== hide && isInside(d, hide) && isInside(workspace, d)),
+    covered,
+    readOnly,
+    limits: weak.has('limits') ? undefined : limits,
+    groupRefresh: method === 'group',
+  };
+  const checked = makeSandbox(plan, pass, privateDirs);
+  // What the caller gets refuses to launch anything until the self-check has passed: the gate
+  // callers keep (nothing runs before `ready`) is held here a second time.
+  let passed = false;
+  const sandbox: CommandSandbox = {
+    ...checked,
+    wrap(spec) {
+      if (!passed) throw new SandboxSetupError('no command runs before the sandbox self-check has passed');
+      return checked.wrap(spec);
+    },
+  };
+  let access: WorkspaceAccess | undefined;
+  const ready = (async () => {
+    // the workspace is touched from here on only: after patchloop's own git work
+    access = await openWorkspace(root, account, workspace, method);
     if (opts.selfCheck !== false) {
       const check = () =>
-        selfCheck(sandbox, {
+        selfCheck(checked, {
           uid: account.uid,
           workspace,
           hasGit,
@@ -313,29 +343,40 @@ export async function createSandbox(opts: SandboxOptions): Promise<SandboxSetup>
       const failed = (await check()) && (await check());
       if (failed) throw new SandboxSetupError(`the sandbox self-check failed: ${failed}`);
     }
-    const reason = [
-      `commands run as user ${account.user} (uid ${account.uid}) in their own PID and mount namespace`,
-      hide ? `with everything above the workspace hidden` : '',
-      privateDirs.length ? `${privateDirs.join(', ')} hidden` : '',
-      hasGit ? '.git read-only' : '',
-      `${method === 'acl' ? 'ACL' : 'group'} access to the workspace`,
-      weak.has('limits')
-        ? ''
-        : `limits of ${processes} processes and ${Math.round(limits.fileBytes / 1024 ** 2)} MiB per file`,
-    ]
-      .filter(Boolean)
-      .join(', ');
-    let disposed: Promise<void> | undefined;
-    return {
-      kind: 'isolated',
-      sandbox,
-      reason,
-      // Outside the workspace the set-up changed nothing but the sandbox user's account (kept for
-      // the next run); inside it, the access granted is taken back.
-      dispose: () => (disposed ??= access.revoke()),
-    };
-  } catch (err) {
-    await access.revoke();
+    passed = true;
+  })();
+  // A failed set-up takes back what it granted before it is reported (no dispose() needed).
+  const settled = ready.catch(async (err: unknown) => {
+    await access?.revoke();
+    access = undefined;
     throw err;
-  }
+  });
+  // awaited by whoever runs commands; until then a failure must not count as unhandled
+  settled.catch(() => undefined);
+  const reason = [
+    `commands run as user ${account.user} (uid ${account.uid}) in their own PID and mount namespace`,
+    hide ? `with everything above the workspace hidden` : '',
+    privateDirs.length ? `${privateDirs.join(', ')} hidden` : '',
+    hasGit ? '.git read-only' : '',
+    `${method === 'acl' ? 'ACL' : 'group'} access to the workspace`,
+    weak.has('limits')
+      ? ''
+      : `limits of ${processes} processes and ${Math.round(limits.fileBytes / 1024 ** 2)} MiB per file`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  let disposed: Promise<void> | undefined;
+  return {
+    kind: 'isolated',
+    sandbox,
+    reason,
+    ready: settled,
+    // Outside the workspace the set-up changed nothing but the sandbox user's account (kept for
+    // the next run); inside it, the access granted is taken back, once the set-up has settled.
+    dispose: () =>
+      (disposed ??= settled.then(
+        () => access?.revoke(),
+        () => undefined,
+      )),
+  };
 }

@@ -104,14 +104,15 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
     privateDirs: [...(options.envOptions?.privateDirs ?? []), ...(own?.privateDirs ?? [])],
   });
   const spec: CommandSpec = { command: options.command, cwd: options.cwd, env, timeoutMs: options.timeoutMs };
-  const launch = options.sandbox
-    ? options.sandbox.wrap(spec)
-    : { file: shell, args: ['-c', options.command], env, uid: undefined, gid: undefined };
   const send: SignalGroup = options.sandbox?.signal ?? signalGroup;
   const grace = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
 
   let child;
   try {
+    // a sandbox refuses to launch before its self-check has passed: that is a spawn error too
+    const launch = options.sandbox
+      ? options.sandbox.wrap(spec)
+      : { file: shell, args: ['-c', options.command], env, uid: undefined, gid: undefined };
     child = spawn(launch.file, launch.args, {
       cwd: options.cwd,
       env: launch.env,

@@ -1,9 +1,9 @@
 // The agent loop with a scripted model (test/agent/helpers.ts) and the real workspace tools on
 // real temporary git repositories.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AgentEvent } from '../../src/agent/index.js';
 import { runAgent, type AgentOptions } from '../../src/agent/index.js';
 import { pairToolResults } from '../../src/protocol/pairing.js';
@@ -359,5 +359,78 @@ describe('the agent loop', () => {
     expect(text(second)).toContain('"name": "calc"');
     expectPaired(result.messages);
     expect(transcriptLines().messages).toEqual(result.messages);
+  });
+  describe('tools that wait for the workspace set-up (toolsReady)', () => {
+    it('asks the model at once, runs no call before the set-up is done, then runs it', async () => {
+      let done!: () => void;
+      const toolsReady = new Promise<void>((resolve) => (done = resolve));
+      const ran: string[] = [];
+      const { provider, options } = setup(
+        [turn({ calls: [{ name: 'read_file', input: { path: 'src/math.js' } }] }), turn({ text: 'ok' })],
+        { toolsReady, onEvent: (e) => e.type === 'tool_start' && ran.push(e.call.name) },
+      );
+      const running = runAgent(options);
+      // the first request goes out and its call is waiting; nothing has run
+      await vi.waitFor(() => expect(provider.requests).toHaveLength(1));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(ran).toEqual([]);
+      expect(provider.requests).toHaveLength(1);
+      done();
+      const result = await running;
+      expect(result.conclusion).toBe('success');
+      expect(ran).toEqual(['read_file']);
+      expect(text(results(result.messages)[0])).toContain('divide');
+      expectPaired(result.messages);
+    });
+
+    it('ends as failure when the set-up fails: no call runs, each is answered with the reason', async () => {
+      const { provider, options, transcriptLines } = setup(
+        [
+          turn({
+            calls: [
+              { name: 'run_tests', input: {} },
+              { name: 'write_file', input: { path: 'pwned.txt', content: 'x' } },
+            ],
+          }),
+          turn({ text: 'never asked' }),
+        ],
+        { toolsReady: Promise.reject(new Error('the sandbox self-check failed: env-secret-visible')) },
+      );
+      const result = await runAgent(options);
+      expect(result.conclusion).toBe('failure');
+      expect(result.error).toContain('self-check failed');
+      expect(provider.requests).toHaveLength(1);
+      const answered = results(result.messages);
+      expect(answered).toHaveLength(2);
+      for (const r of answered) {
+        expect(r.isError).toBe(true);
+        expect(text(r)).toMatch(/^Tool call not run: the sandbox self-check failed/);
+      }
+      expect(existsSync(join(repo.root, 'pwned.txt'))).toBe(false);
+      expectPaired(result.messages);
+      expect(transcriptLines().messages).toEqual(result.messages);
+    });
+
+    it('a run cancelled while its calls wait for the set-up ends cancelled, every call answered', async () => {
+      const controller = new AbortController();
+      const { options } = setup([turn({ calls: [{ name: 'read_file', input: { path: 'src/math.js' } }] })], {
+        toolsReady: new Promise<void>(() => undefined),
+        signal: controller.signal,
+        onEvent: (e) => e.type === 'turn_end' && setTimeout(() => controller.abort(), 20),
+      });
+      const result = await runAgent(options);
+      expect(result.conclusion).toBe('cancelled');
+      expect(results(result.messages)).toHaveLength(1);
+      expect(results(result.messages)[0]!.isError).toBe(true);
+      expectPaired(result.messages);
+    });
+
+    it('a reply without calls ends the run without waiting for the set-up', async () => {
+      const { options } = setup([turn({ text: 'nothing to do' })], {
+        toolsReady: new Promise<void>(() => undefined),
+      });
+      const result = await runAgent(options);
+      expect(result.conclusion).toBe('success');
+    });
   });
 });

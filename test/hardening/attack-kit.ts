@@ -577,6 +577,13 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
       ],
     ],
   },
+  'tools-gate': {
+    what: "tool calls run without waiting for the workspace's set-up (the sandbox's self-check), and the sandbox launches before it has passed",
+    edits: [
+      [/=this\.o\.toolsReady;/g, '=void 0;'],
+      [/if\(![\w$]+\)throw new [\w$]+\("no command runs before the sandbox self-check has passed"\);/g, ''],
+    ],
+  },
   // PL_WEAKEN=hide-above,read-only-git,private-dirs,limits picks the sandbox's own test switches
   'sandbox-weaken': {
     what: 'the sandbox defences named in PL_WEAKEN are left out, and its self-check skipped',

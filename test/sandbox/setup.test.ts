@@ -8,6 +8,7 @@ import {
   createSandbox,
   SANDBOX_USER,
   SandboxSetupError,
+  startSandbox,
   type SandboxSetup,
 } from '../../src/sandbox/index.js';
 import { runCommand } from '../../src/tools/process.js';
@@ -93,6 +94,34 @@ describe.skipIf(missing !== undefined)('sandbox set-up', () => {
       expect(aclEntriesAbove(f.workspace, SANDBOX_USER)).toEqual([]);
     },
   );
+
+  it('startSandbox answers "isolated" before its self-check; no command launches until that has passed', async () => {
+    const setup = isolated(
+      await startSandbox({ workspace: f.workspace, privateDirs: [f.runnerTemp], env: f.env }),
+    );
+    const early = await run(setup, f, 'id -u > ran-too-early.txt');
+    expect(early.spawnError).toMatch(/before the sandbox self-check has passed/);
+    expect(early.exitCode).toBeNull();
+    expect(lstatSync(join(f.workspace, 'ran-too-early.txt'), { throwIfNoEntry: false })).toBeUndefined();
+    await setup.ready;
+    const later = await run(setup, f, 'id -un');
+    expect(later.text.trim()).toBe(SANDBOX_USER);
+    await setup.dispose();
+    expect(aclEntriesAbove(f.workspace, SANDBOX_USER)).toEqual([]);
+  });
+
+  it('startSandbox: a self-check that fails rejects `ready`, takes back its access, and launches nothing', async () => {
+    const setup = isolated(
+      await startSandbox({ workspace: f.workspace, env: f.env, weaken: ['read-only-git'] }),
+    );
+    await expect(setup.ready).rejects.toThrow(/self-check failed.*git-renamed/);
+    expect(aclEntriesAbove(f.workspace, SANDBOX_USER)).toEqual([]);
+    const r = await run(setup, f, ': > ran-after-failure.txt');
+    expect(r.spawnError).toMatch(/before the sandbox self-check has passed/);
+    expect(r.exitCode).toBeNull();
+    expect(lstatSync(join(f.workspace, 'ran-after-failure.txt'), { throwIfNoEntry: false })).toBeUndefined();
+    await setup.dispose();
+  });
 
   it('throws when the sandbox user cannot be created, before touching the workspace', async () => {
     // useradd refuses the name, so nothing is created; the step is tried twice, then given up
