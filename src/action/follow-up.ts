@@ -9,11 +9,37 @@ import { prepareWork, type PlanOptions, type WorkPlan } from '../github/delivery
 import type { EarlierSession } from '../github/follow-up.js';
 import type { GitRepo } from '../git/index.js';
 
+/** A branch fetched ahead of the plan (prefetchBranch), and whether origin had it. */
+export interface Prefetched {
+  branch: string;
+  fetched: boolean;
+}
+
+/** Only a branch of patchloop's own: a marker names it, and a branch name reaches git. */
+async function ownBranch(work: GitRepo, branch: string, prefix: string): Promise<boolean> {
+  return branch.startsWith(prefix) && !branch.startsWith('-') && (await work.isValidBranchName(branch));
+}
+
+/** Fetches the earlier run's branch before the plan needs it; undefined when it is not one of ours. */
+export async function prefetchBranch(
+  work: GitRepo,
+  branch: string,
+  prefix: string,
+): Promise<Prefetched | undefined> {
+  if (!(await ownBranch(work, branch, prefix).catch(() => false))) return undefined;
+  const fetched = await work.fetchRemoteBranch(branch).then(
+    () => true,
+    () => false,
+  );
+  return { branch, fetched };
+}
+
 export async function followUpPlan(
   work: GitRepo,
   task: Task,
   earlier: EarlierSession,
   options: PlanOptions,
+  prefetched?: Prefetched,
 ): Promise<WorkPlan> {
   const branch = earlier.branch;
   const pr = options.pr;
@@ -25,14 +51,17 @@ export async function followUpPlan(
     plan.notices = [...(plan.notices ?? []), `The earlier run's branch \`${branch}\` was not used: ${why}.`];
     return plan;
   };
-  // Only a branch of patchloop's own: a marker names it, and a branch name reaches git.
-  if (!branch.startsWith(options.prefix) || branch.startsWith('-') || !(await work.isValidBranchName(branch)))
+  const ahead = prefetched?.branch === branch ? prefetched : undefined;
+  if (!ahead && !(await ownBranch(work, branch, options.prefix)))
     return fresh(`it is not a \`${options.prefix}\` branch`);
-  // One fetch says whether origin still has it and brings it (no ls-remote before it).
-  const fetched = await work.fetchRemoteBranch(branch).then(
-    () => true,
-    () => false,
-  );
+  // One fetch says whether origin still has it and brings it (no ls-remote before it); it was
+  // made ahead when the marker was first seen.
+  const fetched =
+    ahead?.fetched ??
+    (await work.fetchRemoteBranch(branch).then(
+      () => true,
+      () => false,
+    ));
   if (!fetched) return fresh('origin no longer has it');
   if (pr?.fork) {
     // A fork's code is worked on only at the head the requester saw: the earlier branch holds the

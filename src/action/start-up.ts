@@ -24,7 +24,7 @@ import { ACTIONS_BOT_LOGIN } from '../github/trigger.js';
 import { createRedactor, secretsFromEnv } from '../protocol/redact.js';
 import { capabilitiesOf, preloadProvider, PROVIDER_ENV } from '../providers/index.js';
 import { probeMachine, startSandbox, type SandboxSetup } from '../sandbox/index.js';
-import { followUpPlan } from './follow-up.js';
+import { followUpPlan, prefetchBranch, type Prefetched } from './follow-up.js';
 import { InputError, readInputs, type ActionInputs } from './inputs.js';
 import { setRunOutputs } from './outputs.js';
 import { readRunnerEnv } from './runner-env.js';
@@ -208,7 +208,18 @@ export interface PreparedWork {
  */
 export async function prepareWorkspace(s: RunState, commentReady: Promise<void>): Promise<PreparedWork> {
   const { inputs, task, runner, contextReady } = s;
-  const earlierReady = findEarlier(s, commentReady);
+  // The earlier run's branch is fetched as soon as a marker names it (the comment most likely
+  // to count, before the download and before this run's comment confirms whose markers count):
+  // a fetch into the checkout's remote-tracking ref, taken only if the follow-up names the same
+  // branch, and settled before any other git work starts.
+  let made: (work: GitRepo) => void = () => undefined;
+  const workMade = new Promise<GitRepo>((resolve) => (made = resolve));
+  let prefetch: Promise<Prefetched | undefined> = Promise.resolve(undefined);
+  const earlierReady = findEarlier(s, commentReady, (comment) => {
+    const branch = comment.marker.branch;
+    if (!branch) return;
+    prefetch = workMade.then((work) => prefetchBranch(work, branch, inputs.branchPrefix));
+  });
   earlierReady.catch(() => undefined);
   const credential = await s.credentialReady.catch((err: Error) => {
     throw new Error(`The checkout's git credential could not be secured: ${err.message}`);
@@ -221,6 +232,7 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
     protectedPaths: inputs.protectedPaths,
     privateParent: runner.runnerTemp,
   }));
+  made(work);
   // The branch (needs the PR's refs only for PR tasks, the earlier session only when following
   // up) and the context run side by side.
   const planFor = async (pr: TaskContext['pr']): Promise<WorkPlan> => {
@@ -233,7 +245,8 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
       github: s.github,
     };
     const earlier = await earlierReady;
-    const followed = earlier ? await followUpPlan(work, task, earlier, options) : undefined;
+    const fetched = await prefetch;
+    const followed = earlier ? await followUpPlan(work, task, earlier, options, fetched) : undefined;
     return followed ?? prepareWork(work, task, options);
   };
   const planReady = task.isPullRequest ? contextReady.then((c) => planFor(c.pr)) : planFor(undefined);
@@ -296,7 +309,11 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
  * identity that posted this run's own comment (the GITHUB_TOKEN's bot when none was posted).
  * A listing or download that fails is said in the summary; the run then starts afresh.
  */
-async function findEarlier(s: RunState, commentReady: Promise<void>): Promise<EarlierSession | undefined> {
+async function findEarlier(
+  s: RunState,
+  commentReady: Promise<void>,
+  onGuess: (comment: EarlierComment) => void,
+): Promise<EarlierSession | undefined> {
   const { task, inputs } = s;
   if (!inputs.continueSession || task.number === undefined) return undefined;
   const where = { owner: task.owner, repo: task.repo, issueNumber: task.number };
@@ -326,6 +343,10 @@ async function findEarlier(s: RunState, commentReady: Promise<void>): Promise<Ea
       dest: join(s.dir, 'earlier'),
     });
   const guessed = lookUp(ACTIONS_BOT_LOGIN);
+  guessed.then(
+    (c) => c && onGuess(c),
+    () => undefined,
+  );
   const guessedLoad = guessed.then((c) => (c ? load(c) : undefined));
   guessed.catch(() => undefined);
   guessedLoad.catch(() => undefined);

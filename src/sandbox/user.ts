@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SandboxSetupError } from './error.js';
 
@@ -88,7 +88,29 @@ export interface Account {
   gid: number;
 }
 
+/** The user's line in /etc/passwd (where useradd puts it), without starting a process. */
+function localAccount(user: string): Account | undefined {
+  let text: string;
+  try {
+    text = readFileSync('/etc/passwd', 'utf8');
+  } catch {
+    return undefined;
+  }
+  for (const line of text.split('\n')) {
+    const f = line.split(':');
+    if (f[0] !== user || f.length < 7) continue;
+    const uid = Number(f[2]);
+    const gid = Number(f[3]);
+    if (f[2] === '' || f[3] === '' || !Number.isInteger(uid) || !Number.isInteger(gid)) return undefined;
+    return { user, uid, gid };
+  }
+  return undefined;
+}
+
 async function lookup(user: string): Promise<Account | undefined> {
+  // A system user made by useradd is a local one; other name services are asked through getent.
+  const local = localAccount(user);
+  if (local) return local;
   const getent = systemBin('getent');
   if (!getent) return undefined;
   const r = await run(getent, ['passwd', user]);
