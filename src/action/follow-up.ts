@@ -6,7 +6,6 @@
 // work to a branch of its own from the pinned head, as on a first run.
 import type { Task } from '../github/task.js';
 import { prepareWork, type PlanOptions, type WorkPlan } from '../github/delivery.js';
-import type { EarlierSession } from '../github/follow-up.js';
 import type { GitRepo } from '../git/index.js';
 
 /** A branch fetched ahead of the plan (prefetchBranch), and whether origin had it. */
@@ -34,10 +33,17 @@ export async function prefetchBranch(
   return { branch, fetched };
 }
 
+/** What the plan needs of the earlier session: its branch, and (fork PRs) the head it started from. */
+export interface EarlierWork {
+  branch: string | undefined;
+  /** the earlier transcript's `pullHead`, once it is read (undefined when it could not be had) */
+  pullHead(): Promise<unknown>;
+}
+
 export async function followUpPlan(
   work: GitRepo,
   task: Task,
-  earlier: EarlierSession,
+  earlier: EarlierWork,
   options: PlanOptions,
   prefetched?: Prefetched,
 ): Promise<WorkPlan> {
@@ -67,7 +73,7 @@ export async function followUpPlan(
     // A fork's code is worked on only at the head the requester saw: the earlier branch holds the
     // head the earlier run started from, and when the fork moved on since, the pinned head is
     // merged into it.
-    const earlierHead = earlier.transcript?.session?.pullHead;
+    const earlierHead = await earlier.pullHead();
     const sha = await work.checkoutFetchedBranch(branch);
     const onBranch = (startedFrom: string, note: string, notices: string[] = []): WorkPlan => ({
       mode: 'new-branch',

@@ -215,12 +215,25 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
   let made: (work: GitRepo) => void = () => undefined;
   const workMade = new Promise<GitRepo>((resolve) => (made = resolve));
   let prefetch: Promise<Prefetched | undefined> = Promise.resolve(undefined);
-  const earlierReady = findEarlier(s, commentReady, (comment) => {
-    const branch = comment.marker.branch;
-    if (!branch) return;
-    prefetch = workMade.then((work) => prefetchBranch(work, branch, inputs.branchPrefix));
+  let planning = false;
+  // The comment whose session this run continues, known once this run's comment is posted and
+  // before the earlier transcript is downloaded: the branch needs only its marker.
+  let confirm: (comment: EarlierComment | undefined) => void = () => undefined;
+  const confirmed = new Promise<EarlierComment | undefined>((resolve) => (confirm = resolve));
+  const earlierReady = findEarlier(s, commentReady, {
+    onGuess(comment) {
+      const branch = comment.marker.branch;
+      // never beside the plan's own git work: once it started, a late guess fetches nothing
+      if (branch && !planning)
+        prefetch = workMade.then((work) => prefetchBranch(work, branch, inputs.branchPrefix));
+    },
+    onConfirmed: confirm,
   });
-  earlierReady.catch(() => undefined);
+  // (every ending of findEarlier settles `confirmed`: a second resolve changes nothing)
+  earlierReady.then(
+    (earlier) => confirm(earlier?.comment),
+    () => confirm(undefined),
+  );
   const credential = await s.credentialReady.catch((err: Error) => {
     throw new Error(`The checkout's git credential could not be secured: ${err.message}`);
   });
@@ -244,10 +257,14 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
       pr,
       github: s.github,
     };
-    const earlier = await earlierReady;
+    const comment = await confirmed;
+    planning = true;
     const fetched = await prefetch;
-    const followed = earlier ? await followUpPlan(work, task, earlier, options, fetched) : undefined;
-    return followed ?? prepareWork(work, task, options);
+    if (!comment) return prepareWork(work, task, options);
+    // A marker names the branch; an older one without it leaves it to the transcript.
+    const branch = comment.marker.branch ?? (await earlierReady)?.branch;
+    const pullHead = () => earlierReady.then((e) => e?.transcript?.session?.pullHead);
+    return followUpPlan(work, task, { branch, pullHead }, options, fetched);
   };
   const planReady = task.isPullRequest ? contextReady.then((c) => planFor(c.pr)) : planFor(undefined);
   planReady.catch(() => undefined);
@@ -312,7 +329,12 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
 async function findEarlier(
   s: RunState,
   commentReady: Promise<void>,
-  onGuess: (comment: EarlierComment) => void,
+  on: {
+    /** the comment that most likely counts, before this run's comment confirms whose markers count */
+    onGuess(comment: EarlierComment): void;
+    /** the comment that counts, before its transcript is downloaded */
+    onConfirmed(comment: EarlierComment | undefined): void;
+  },
 ): Promise<EarlierSession | undefined> {
   const { task, inputs } = s;
   if (!inputs.continueSession || task.number === undefined) return undefined;
@@ -344,7 +366,7 @@ async function findEarlier(
     });
   const guessed = lookUp(ACTIONS_BOT_LOGIN);
   guessed.then(
-    (c) => c && onGuess(c),
+    (c) => c && on.onGuess(c),
     () => undefined,
   );
   const guessedLoad = guessed.then((c) => (c ? load(c) : undefined));
@@ -362,6 +384,7 @@ async function findEarlier(
     );
     return undefined;
   }
+  on.onConfirmed(comment);
   if (!comment) return undefined;
   // (An unconfirmed download is let finish first: both write the same folder.)
   const earlier = confirmed
