@@ -28,6 +28,15 @@ async function twice(what: string, step: () => Promise<RunResult>): Promise<void
   check(what, await step());
 }
 
+// Which regular files the sandbox user is given: one name only, and readable by all. A file with
+// more names is shared with a place outside the workspace (pnpm and uv link their store's files
+// into node_modules and virtualenvs): an entry on it would open that store to commands, for
+// later jobs and the caches they save. A file only its owner (and group) may read is not the
+// checkout's (git writes 0644 and 0755) but something an earlier step left, such as
+// google-github-actions/auth's gha-creds-*.json. Others may still read what others may read.
+const SHAREABLE_FILE = ['-type', 'f', '-links', '1', '-perm', '-004'];
+const NOT_SHAREABLE_FILE = ['-type', 'f', '(', '-links', '+1', '-o', '!', '-perm', '-004', ')'];
+
 function need(name: string): string {
   const bin = systemBin(name);
   if (!bin) throw new SandboxSetupError(`${name} is not installed`);
@@ -62,14 +71,37 @@ export async function openWorkspace(
     const main = process.getuid?.() ?? 0;
     // patchloop's own user keeps full access to what the sandbox creates (root has it anyway)
     const forMain = main === 0 ? '' : `,d:u:${main}:rwX`;
-    // -P: never follow a symbolic link of the checkout to somewhere outside it
+    // Folders get the entry and a default one (so what is made in them later is shared too);
+    // files only when shareable (SHAREABLE_FILE). -P: never follow a symbolic link of the checkout
+    // to somewhere outside it; links, pipes and devices get nothing.
+    const find = need('find');
+    const grant = (top: string, perms: string, prune: string[]) =>
+      asRoot(root, find, [
+        top,
+        ...prune,
+        '-type',
+        'd',
+        '-exec',
+        setfacl,
+        '-P',
+        '-m',
+        `u:${u}:${perms},d:u:${u}:${perms}${forMain}`,
+        '{}',
+        '+',
+        '-o',
+        ...SHAREABLE_FILE,
+        '-exec',
+        setfacl,
+        '-P',
+        '-m',
+        `u:${u}:${perms}`,
+        '{}',
+        '+',
+      ]);
     await twice(`could not open the workspace to ${u}`, () =>
-      asRoot(root, setfacl, ['-R', '-P', '-m', `u:${u}:rwX,d:u:${u}:rwX${forMain}`, '--', workspace]),
+      grant(workspace, 'rwX', ['-path', git, '-prune', '-o']),
     );
-    if (hasGit)
-      await twice(`could not make .git read-only to ${u}`, () =>
-        asRoot(root, setfacl, ['-R', '-P', '-m', `u:${u}:rX,d:u:${u}:rX`, '--', git]),
-      );
+    if (hasGit) await twice(`could not make .git read-only to ${u}`, () => grant(git, 'rX', []));
     return {
       method,
       async revoke() {
@@ -87,7 +119,19 @@ export async function openWorkspace(
   const chown = need('chown');
   const before = lstatSync(workspace);
   const gid = String(account.gid);
-  const walk = (args: string[]) => asRoot(root, find, [workspace, '-path', git, '-prune', '-o', ...args]);
+  // a file that is not shareable is passed over (pruned), its group and mode left as they are
+  const walk = (args: string[]) =>
+    asRoot(root, find, [
+      workspace,
+      '-path',
+      git,
+      '-prune',
+      '-o',
+      ...NOT_SHAREABLE_FILE,
+      '-prune',
+      '-o',
+      ...args,
+    ]);
   // -h and `! -type l`: a symbolic link planted in the checkout must not redirect a chgrp or chmod
   await twice(`could not give the workspace to group ${account.user}`, () =>
     walk(['-exec', chown, '-h', `:${gid}`, '{}', '+']),

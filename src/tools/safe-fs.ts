@@ -66,7 +66,9 @@ export type UnsafeReason =
   | 'symlink'
   | 'too-large'
   | 'missing'
-  | 'read-only';
+  | 'read-only'
+  | 'private'
+  | 'hard-link';
 
 /** A file refused by the descriptor checks; `reason` says which. */
 export class UnsafeFileError extends Error {
@@ -320,6 +322,7 @@ export async function openFile(path: string, areas: readonly Area[], mode: OpenM
         await readlink(`${proc}/${opened.handle.fd}`),
         area,
         opened.created,
+        mode,
       );
     } catch (err) {
       await opened.handle.close();
@@ -331,11 +334,27 @@ export async function openFile(path: string, areas: readonly Area[], mode: OpenM
   }
 }
 
+/**
+ * What the checkout, the tools and commands make is readable by all; a file only its owner (and
+ * group) may read was put there by something else, such as an earlier step's credentials file
+ * (google-github-actions/auth writes gha-creds-*.json into the workspace). The sandbox's access
+ * walks leave such a file out for the same reason (src/sandbox/access.ts).
+ */
+function refusePrivate(st: { mode: number }, area: Area): void {
+  // (a read-only area is patchloop's own, such as the saved outputs it writes 0600 unsandboxed)
+  if (area.writable && (st.mode & 0o004) === 0)
+    throw new UnsafeFileError(
+      `only its owner may read it (mode ${(st.mode & 0o777).toString(8)})`,
+      'private',
+    );
+}
+
 async function checkOpened(
   handle: FileHandle,
   real: string,
   area: Area,
   created: boolean,
+  mode: OpenMode,
 ): Promise<OpenedFile> {
   const st = await handle.stat();
   if (st.isDirectory()) throw new UnsafeFileError('it is a directory', 'directory');
@@ -343,6 +362,11 @@ async function checkOpened(
     throw new UnsafeFileError('it is not a regular file (a pipe, device or socket)', 'not-regular');
   const problem = placeProblem(real, area, false);
   if (problem) throw problem;
+  refusePrivate(st, area);
+  // A file with other names, such as a package store's file that pnpm or uv link into the
+  // workspace, would change everywhere at once: it is read, never written.
+  if (mode !== 'read' && st.nlink > 1)
+    throw new UnsafeFileError(`it has ${st.nlink} names (a hard link)`, 'hard-link');
   return { handle, stat: st, real, area, created };
 }
 
@@ -363,7 +387,7 @@ async function openFileByName(path: string, areas: readonly Area[], mode: OpenMo
       throw new UnsafeFileError('it was replaced while it was being opened', 'symlink');
     const area = pickArea(real, areas, false);
     await checkAncestryByName(dirname(real), area);
-    return await checkOpened(opened.handle, real, area, opened.created);
+    return await checkOpened(opened.handle, real, area, opened.created, mode);
   } catch (err) {
     await opened.handle.close();
     if (opened.created) await unlink(path).catch(() => undefined);
@@ -459,6 +483,7 @@ export async function openDir(path: string, areas: readonly Area[]): Promise<Che
           const st = await opened.handle.stat();
           if (!st.isFile())
             throw new UnsafeFileError('it is not a regular file (a pipe, device or socket)', 'not-regular');
+          refusePrivate(st, area);
           return { handle: opened.handle, stat: st, real: join(real, name), area, created: false };
         } catch (err) {
           await opened.handle.close();

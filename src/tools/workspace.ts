@@ -287,6 +287,14 @@ export function refusal(err: unknown, shown: string): unknown {
       );
     case 'read-only':
       return new ToolError(`Path ${name} can only be read.`);
+    case 'private':
+      return new ToolError(
+        `Path ${name} is readable by its owner only (${err.message}), as a credentials file is; these tools do not read it. If it is part of the work, it must be made readable by all first.`,
+      );
+    case 'hard-link':
+      return new ToolError(
+        `Path ${name} is not changed: ${err.message}, so writing it would change a file outside the workspace too (a package manager's store, say).`,
+      );
     default:
       return new ToolError(
         `Path ${name} leads outside the workspace (checked on the opened file: ${err.message}); it is refused.`,

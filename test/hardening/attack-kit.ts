@@ -584,6 +584,21 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
       [/if\(![\w$]+\)throw new [\w$]+\("no command runs before the sandbox self-check has passed"\);/g, ''],
     ],
   },
+  'share-all': {
+    what: 'the sandbox walks share every file of the workspace with its user: hard links into a store outside it and files only their owner may read included',
+    edits: [
+      [/\["-type","f","-links","1","-perm","-004"\]/g, '["-type","f"]'],
+      [/\["-type","f","\(","-links","\+1","-o","!","-perm","-004","\)"\]/g, '["-false"]'],
+      [/-type f \\\( -links \+1 -o ! -perm -004 \\\) -prune -o /g, ''],
+    ],
+  },
+  'file-owner-checks': {
+    what: 'the file tools read files only their owner may read, and write files with other names (hard links)',
+    edits: [
+      [/if\([\w$]+\.writable&&\([\w$]+\.mode&4\)===0\)throw/g, 'if(!1)throw'],
+      [/&&[\w$]+\.nlink>1\)throw/g, '&&!1)throw'],
+    ],
+  },
   // PL_WEAKEN=hide-above,read-only-git,private-dirs,limits picks the sandbox's own test switches
   'sandbox-weaken': {
     what: 'the sandbox defences named in PL_WEAKEN are left out, and its self-check skipped',

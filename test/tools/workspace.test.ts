@@ -1,6 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import {
+  chmodSync,
   existsSync,
+  linkSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -273,6 +275,60 @@ describe('checks made on the opened descriptor, not on the name', () => {
     const r = await call([createReadFileTool(ws)], 'read_file', { path: 'meta/config' });
     expect(textOf(r)).toMatch(/git directory/);
     expect(textOf(await call([createReadFileTool(ws)], 'read_file', { path: 'a.txt' }))).toBe('a');
+  });
+});
+
+describe('files the workspace holds for others', () => {
+  let root: ReturnType<typeof tempDir>;
+  let store: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    root = tempDir();
+    store = tempDir('patchloop-store-');
+    gitRepo(root.path, { 'src/a.ts': 'export const a = 1; // needle\n' });
+    // a package store's file linked into node_modules, as pnpm and uv do
+    writeFileSync(join(store.path, 'index.js'), 'module.exports = 1; // needle\n');
+    mkdirSync(join(root.path, 'node_modules/pkg'), { recursive: true });
+    linkSync(join(store.path, 'index.js'), join(root.path, 'node_modules/pkg/index.js'));
+    // an earlier step's credentials, readable by its owner (and group) only
+    writeFileSync(join(root.path, 'gha-creds-1.json'), '{"token":"CREDS-SECRET needle"}\n', { mode: 0o640 });
+    chmodSync(join(root.path, 'gha-creds-1.json'), 0o640);
+  });
+  afterEach(() => {
+    root.cleanup();
+    store.cleanup();
+  });
+
+  it('a file with other names (a hard link into a store) is read but never written', async () => {
+    const tools = createWorkspaceTools({ root: root.path });
+    const read = await call(tools, 'read_file', { path: 'node_modules/pkg/index.js' });
+    expect(read.isError).toBe(false);
+    expect(textOf(read)).toContain('module.exports = 1');
+    for (const [name, input] of [
+      ['write_file', { path: 'node_modules/pkg/index.js', content: 'module.exports = 666;\n' }],
+      ['edit_file', { path: 'node_modules/pkg/index.js', oldText: '= 1', newText: '= 666' }],
+    ] as const) {
+      const r = await call(tools, name, input);
+      expect(r.isError, name).toBe(true);
+      expect(textOf(r)).toMatch(/2 names \(a hard link\).*outside the workspace too/);
+    }
+    expect(readFileSync(join(store.path, 'index.js'), 'utf8')).toBe('module.exports = 1; // needle\n');
+  });
+
+  it('a file only its owner may read (an earlier step’s credentials) is neither read nor searched', async () => {
+    const tools = createWorkspaceTools({ root: root.path });
+    const read = await call(tools, 'read_file', { path: 'gha-creds-1.json' });
+    expect(read.isError).toBe(true);
+    expect(textOf(read)).toMatch(/readable by its owner only \(only its owner may read it \(mode 640\)\)/);
+    expect(textOf(read)).not.toContain('CREDS-SECRET');
+    for (const input of [{ pattern: 'needle' }, { pattern: 'needle', path: 'gha-creds-1.json' }]) {
+      const found = await call(tools, 'grep', input);
+      expect(textOf(found)).not.toContain('CREDS-SECRET');
+    }
+    // what the checkout holds is still read and searched
+    expect(textOf(await call(tools, 'grep', { pattern: 'needle' }))).toContain('src/a.ts');
+    // a world-readable file written by the tools stays readable to them
+    expect((await call(tools, 'write_file', { path: 'new.txt', content: 'x\n' })).isError).toBe(false);
+    expect(textOf(await call(tools, 'read_file', { path: 'new.txt' }))).toContain('x');
   });
 });
 
