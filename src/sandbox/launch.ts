@@ -141,7 +141,11 @@ exec "$@"`;
 // umask 002: under the workspace's default ACLs a new file's ACL mask is its group bits, so with
 // 022 patchloop's own user (named in those ACLs when it is not root) could read but not edit what
 // a command created; the file's group is the sandbox user's own, so nobody else gains anything.
+// First it closes every descriptor above 2: one the runner (or anything that started patchloop)
+// left open without close-on-exec reaches every process patchloop starts, and a command must
+// not write into the runner's pipes or files through it.
 const NAMESPACE_INIT = [
+  'for f in /proc/self/fd/*; do n=${f##*/}; [ "$n" -gt 2 ] && exec {n}>&-; done',
   'umask 002',
   'exec 3>&2 2>/dev/null',
   'set -m',

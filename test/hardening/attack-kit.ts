@@ -599,6 +599,15 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
       [/&&[\w$]+\.nlink>1\)throw/g, '&&!1)throw'],
     ],
   },
+  'close-fds': {
+    what: 'descriptors above 2 that patchloop inherited stay open in commands',
+    edits: [
+      [
+        /for f in \/proc\/self\/fd\/\*; do n=\$\{f##\*\/\}; \[ \\?"\$n\\?" -gt 2 \] && exec \{n\}>&-; done/g,
+        ':',
+      ],
+    ],
+  },
   // PL_WEAKEN=hide-above,read-only-git,private-dirs,limits picks the sandbox's own test switches
   'sandbox-weaken': {
     what: 'the sandbox defences named in PL_WEAKEN are left out, and its self-check skipped',

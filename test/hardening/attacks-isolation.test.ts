@@ -432,4 +432,66 @@ describe.skipIf(!root)('what commands see', () => {
     expect([...failures, ...left.map((l) => `left behind: ${l}`)]).toEqual([]);
     expect(netrcMode).toBe(0o644);
   }, 300_000);
+  it('a descriptor the runner left open to patchloop (fd 200, a file outside the workspace) reaches no command', async () => {
+    const f = makeFixture();
+    const target = join(f.root, 'runner-pipe.log');
+    writeFileSync(target, '');
+    // the bundle started with fd 200 open without close-on-exec, as a runner might leave one:
+    // node makes its own 0–15 close-on-exec at start, but hands on anything above
+    const wrapper = join(f.root, 'with-fd-200.py');
+    writeFileSync(
+      wrapper,
+      [
+        'import os, sys',
+        `fd = os.open(${JSON.stringify(target)}, os.O_WRONLY | os.O_APPEND)`,
+        'os.dup2(fd, 200, inheritable=True)',
+        `os.execv(${JSON.stringify(process.execPath)}, [${JSON.stringify(process.execPath)}, ${JSON.stringify(action.path)}])`,
+      ].join('\n'),
+    );
+    const script = join(f.root, 'with-fd-200.mjs');
+    writeFileSync(
+      script,
+      [
+        "import { spawn } from 'node:child_process';",
+        `const child = spawn('python3', [${JSON.stringify(wrapper)}], { stdio: 'inherit' });`,
+        "for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => child.kill(s));",
+        "child.on('close', (code, sig) => process.exit(code ?? (sig ? 128 : 1)));",
+      ].join('\n'),
+    );
+    const probe = [
+      'ls -l /proc/self/fd',
+      'for n in 3 4 5 6 7 8 9 200; do { echo "pwned-$n" >&$n; } 2>/dev/null && echo "wrote-fd-$n"; done',
+      'echo probe-done',
+    ].join('\n');
+    const run = await attack({
+      action,
+      fixture: f,
+      secrets,
+      script,
+      event: 'issue',
+      turns: [
+        { toolCalls: [{ id: 'toolu_b1', name: 'bash', json: JSON.stringify({ command: probe }) }] },
+        { text: 'ok' },
+      ],
+      inputs: { 'allow-bash': 'true' },
+    });
+    try {
+      const seen = toolResultsSent(run.model.requests.at(-1)?.body).join('\n');
+      const written = readFileSync(target, 'utf8');
+      record('isolation: descriptors left open', {
+        attacksTried: 1,
+        attacksHeld: !written && !/wrote-fd-/.test(seen) ? 1 : 0,
+        runs: 1,
+        secretChecks: Object.keys(run.outputs).length,
+        secretsFound: run.leaks.length,
+      });
+      expect(seen, run.log.slice(-2000)).toContain('probe-done');
+      expect(seen).not.toMatch(/wrote-fd-/);
+      expect(written).toBe('');
+      expect(run.leaks).toEqual([]);
+    } finally {
+      await run.cleanup();
+      f.cleanup();
+    }
+  }, 300_000);
 });
