@@ -330,8 +330,13 @@ export class GitRepo {
 
   /** Checks out `branch` at what fetchRemoteBranch brought; the new HEAD. */
   async checkoutFetchedBranch(branch: string): Promise<string> {
-    await this.git(['checkout', '-B', branch, `refs/remotes/origin/${branch}`]);
-    return this.headSha();
+    const ref = `refs/remotes/origin/${branch}`;
+    // the commit is read from the fetched ref beside the checkout (which only moves HEAD to it)
+    const [, sha] = await Promise.all([
+      this.git(['checkout', '-B', branch, ref]),
+      this.git(['rev-parse', '--verify', `${ref}^{commit}`]),
+    ]);
+    return sha.trim();
   }
 
   /** Checks out a pull request's head (GitHub keeps it as refs/pull/<n>/head, forks included) as a new branch. */
