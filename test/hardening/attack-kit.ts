@@ -608,6 +608,23 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
       ],
     ],
   },
+  'submodule-credential': {
+    what: "the checkout credential is taken out of .git/config only, not out of the submodules' configs",
+    edits: [[/\?await [\w$]+\([\w$]+,"common"\):\[\]/g, '?[]:[]']],
+  },
+  'ignore-submodules': {
+    what: "patchloop's git status looks into submodules (--ignore-submodules=none)",
+    edits: [[/ignore-submodules=all/g, 'ignore-submodules=none']],
+  },
+  'resolve-links': {
+    what: 'the file tools resolve a path through a symbolic link out of the workspace without refusing it',
+    edits: [
+      [
+        /if\(([\w$]+)===void 0\)throw new [\w$]+\(`Path \$\{[\w$]+\([\w$]+\)\} is, or goes through, a symbolic link that leads outside the workspace; it is refused\.`\);/g,
+        'if($1===void 0)$1="outside-link";',
+      ],
+    ],
+  },
   // PL_WEAKEN=hide-above,read-only-git,private-dirs,limits picks the sandbox's own test switches
   'sandbox-weaken': {
     what: 'the sandbox defences named in PL_WEAKEN are left out, and its self-check skipped',
