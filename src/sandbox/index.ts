@@ -327,6 +327,9 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
   };
   let access: WorkspaceAccess | undefined;
   const ready = (async () => {
+    // after the caller has had its answer (the first model request goes out on it): the walk's
+    // process start would otherwise stand in its way
+    await new Promise((resolve) => setImmediate(resolve));
     // the workspace is touched from here on only: after patchloop's own git work
     access = await openWorkspace(root, account, workspace, method);
     if (opts.selfCheck !== false) {
