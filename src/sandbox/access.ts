@@ -71,7 +71,10 @@ export async function openWorkspace(
     const main = process.getuid?.() ?? 0;
     // patchloop's own user keeps full access to what the sandbox creates (root has it anyway)
     const forMain = main === 0 ? '' : `,d:u:${main}:rwX`;
-    // Folders get the entry and a default one (so what is made in them later is shared too);
+    // Folders get the entry and a default one (so what is made in them later is shared too, and
+    // readable by others as the checkout's files are: under a 0700 folder a default entry would
+    // otherwise make new files 0660, which the file tools take for someone's private file; the
+    // folder's own mode still keeps others out);
     // files only when shareable (SHAREABLE_FILE). -P: never follow a symbolic link of the checkout
     // to somewhere outside it; links, pipes and devices get nothing.
     const find = need('find');
@@ -85,7 +88,7 @@ export async function openWorkspace(
         setfacl,
         '-P',
         '-m',
-        `u:${u}:${perms},d:u:${u}:${perms}${forMain}`,
+        `u:${u}:${perms},d:u:${u}:${perms}${forMain},d:o::rX`,
         '{}',
         '+',
         '-o',

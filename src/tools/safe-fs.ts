@@ -362,7 +362,8 @@ async function checkOpened(
     throw new UnsafeFileError('it is not a regular file (a pipe, device or socket)', 'not-regular');
   const problem = placeProblem(real, area, false);
   if (problem) throw problem;
-  refusePrivate(st, area);
+  // (a file made just now is this run's own, whatever the umask made of its mode)
+  if (!created) refusePrivate(st, area);
   // A file with other names, such as a package store's file that pnpm or uv link into the
   // workspace, would change everywhere at once: it is read, never written.
   if (mode !== 'read' && st.nlink > 1)
