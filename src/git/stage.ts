@@ -15,6 +15,7 @@ export type LeftOutReason =
   | 'protected path'
   | 'too large'
   | 'not a regular file'
+  | 'a hard link'
   | 'untracked before the run';
 
 export interface LeftOut {
@@ -120,6 +121,10 @@ export async function choosePaths(
       if (stat.isSymbolicLink()) stage.push(path);
       else if (!stat.isFile()) out('not a regular file');
       else if (stat.size > maxBytes) out('too large', String(stat.size));
+      // A file with other names is not the checkout's (git makes none): where the kernel lets a
+      // user link files it cannot read (fs.protected_hardlinks=0), a command's link to a
+      // root-only file would otherwise be read and committed by patchloop's own git.
+      else if (stat.nlink > 1) out('a hard link', String(stat.nlink));
       else stage.push(path);
     }
   }
@@ -135,7 +140,9 @@ export function describeLeftOut(leftOut: readonly LeftOut[], max = 20): string |
       ? `larger than the limit: ${(Number(l.detail) / 1024 / 1024).toFixed(1)} MiB`
       : l.reason === 'protected path'
         ? `protected by ${l.detail}`
-        : l.reason;
+        : l.reason === 'a hard link'
+          ? `a hard link: ${l.detail} names`
+          : l.reason;
   const list = shown.slice(0, max).map((l) => `\`${l.path}\` (${why(l)})`);
   const more = shown.length > max ? `, and ${shown.length - max} more` : '';
   return `Not committed: ${list.join(', ')}${more}.`;

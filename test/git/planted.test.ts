@@ -2,10 +2,12 @@ import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
+  linkSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   symlinkSync,
   truncateSync,
   writeFileSync,
@@ -237,7 +239,7 @@ describe('after isolate(), nothing under the workspace’s .git reaches patchloo
 });
 
 describe('what is committed', () => {
-  it('leaves out protected paths, .git-like paths, a 20 MiB file and a FIFO, and names each', async () => {
+  it('leaves out protected paths, .git-like paths, a 20 MiB file, a FIFO and a hard link, and names each', async () => {
     const co = await prepared({ protectedPaths: ['.github/workflows/**'] });
     writeFiles(work, {
       '.github/workflows/ci.yml': 'on: push\njobs: {steal: {}}\n',
@@ -252,6 +254,11 @@ describe('what is committed', () => {
     execFileSync('rm', [join(work, 'README.md')]);
     execFileSync('mkfifo', [join(work, 'README.md')]);
     symlinkSync('ok.txt', join(work, 'link'));
+    // a second name of a file outside the checkout (a command's link to what it cannot read, where
+    // the kernel allows it), and of a tracked file
+    const outsideFile = join(work, '..', `outside-${n}.txt`);
+    writeFileSync(outsideFile, 'OUTSIDE-ONLY\n', { mode: 0o600 });
+    linkSync(outsideFile, join(work, 'linked.txt'));
     const { commit, leftOut } = await co.commitChanges('mixed');
     expect(commit?.files.map((f) => f.path).sort()).toEqual(['link', 'ok.txt']);
     expect(leftOut.sort((a, b) => a.path.localeCompare(b.path))).toEqual([
@@ -259,8 +266,10 @@ describe('what is committed', () => {
       { path: '.github/workflows/new.yml', reason: 'protected path', detail: '.github/workflows/**' },
       { path: 'big.bin', reason: 'too large', detail: String(20 * 1024 * 1024) },
       { path: 'docs/.GIT/hooks/post-checkout', reason: 'inside .git' },
+      { path: 'linked.txt', reason: 'a hard link', detail: '2' },
       { path: 'README.md', reason: 'not a regular file' },
     ]);
+    rmSync(outsideFile, { force: true });
   });
 });
 
