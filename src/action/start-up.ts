@@ -148,6 +148,9 @@ export async function startUp(env: NodeJS.ProcessEnv, cwd: string): Promise<Star
   // What the machine offers for isolation (and the sandbox user) is asked now, beside the git
   // work; the sandbox itself touches the workspace only once that work is done.
   void probeMachine();
+  // The provider's SDK is compiled while the comment, the context and the branch wait on GitHub
+  // and git; the first request needs it once they are done.
+  preloadProvider(inputs.provider);
 
   return {
     state: new RunState({
@@ -292,8 +295,6 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
     commandEnv: inputs.commandEnv,
     env: s.env,
   });
-  // The SDK is compiled while the sandbox's probe answers; the first request needs it next.
-  preloadProvider(inputs.provider);
   const unready = (err: Error) =>
     new Error(`The command sandbox could not be set up, so nothing was run: ${err.message}`);
   let sandbox: SandboxSetup;

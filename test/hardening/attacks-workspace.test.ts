@@ -27,8 +27,10 @@ import {
   processesMatching,
   sandboxAclEntries,
   wellBehaved,
+  type AttackRun,
   type Fixture,
 } from './attack-kit.js';
+import { record } from './figures.js';
 import { toolResultsSent } from './planted.js';
 
 // What the workspace holds besides the checkout, through the bundled action with the sandbox user
@@ -63,6 +65,28 @@ afterAll(() => {
 });
 
 const root = process.platform === 'linux' && process.getuid?.() === 0;
+
+/** Counts the runs of one test for the suite's figures (figures.ts); each route is one attack. */
+function counted() {
+  const seen = { runs: 0, checks: 0, leaks: 0 };
+  const tally = (run: AttackRun): AttackRun => {
+    seen.runs++;
+    seen.checks += Object.keys(run.outputs).length;
+    seen.leaks += run.leaks.length;
+    return run;
+  };
+  tally.record = (what: string, failures: readonly string[]) => {
+    const failed = new Set(failures.map((f) => f.split(':')[0])).size;
+    record(what, {
+      attacksTried: seen.runs,
+      attacksHeld: Math.max(0, seen.runs - failed),
+      runs: seen.runs,
+      secretChecks: seen.checks,
+      secretsFound: seen.leaks,
+    });
+  };
+  return tally;
+}
 
 /** A fork PR whose test script is `script`. */
 function forkHead(script: string): Record<string, string> {
@@ -125,18 +149,21 @@ describe.skipIf(!root)('the checkout credential outside the main .git/config', (
       '',
     ].join('\n');
     const failures: string[] = [];
+    const tally = counted();
     for (const route of ['run_tests', 'bash'] as const) {
       const f = makeFixture();
       const subConfig = withSubmodule(f);
-      const run = await attack({
-        action,
-        fixture: f,
-        secrets,
-        event: route === 'run_tests' ? 'fork-pr' : 'issue',
-        head: route === 'run_tests' ? forkHead(probe) : undefined,
-        turns: route === 'run_tests' ? wellBehaved() : hostile(probe),
-        inputs: route === 'bash' ? { 'allow-bash': 'true' } : {},
-      });
+      const run = tally(
+        await attack({
+          action,
+          fixture: f,
+          secrets,
+          event: route === 'run_tests' ? 'fork-pr' : 'issue',
+          head: route === 'run_tests' ? forkHead(probe) : undefined,
+          turns: route === 'run_tests' ? wellBehaved() : hostile(probe),
+          inputs: route === 'bash' ? { 'allow-bash': 'true' } : {},
+        }),
+      );
       try {
         const seen = toolResultsSent(run.model.requests.at(-1)?.body).join('\n');
         if (!seen.includes('probe-done'))
@@ -153,6 +180,7 @@ describe.skipIf(!root)('the checkout credential outside the main .git/config', (
         f.cleanup();
       }
     }
+    tally.record('workspace: credential in submodule configs', failures);
     expect(failures).toEqual([]);
   }, 300_000);
 });
@@ -174,6 +202,7 @@ describe.skipIf(!root)('links a command leaves, met by patchloop’s own git and
     writeFileSync(rootFile, `token=${fileSecret}\n`, { mode: 0o600 });
     cleanups.push(() => rmSync(rootFile, { force: true }));
     const failures: string[] = [];
+    const tally = counted();
     for (const route of ['run_tests', 'bash'] as const) {
       const f = makeFixture();
       // a root-only file next to the checkout (a runner's credentials, a tool cache's token)
@@ -233,30 +262,32 @@ describe.skipIf(!root)('links a command leaves, met by patchloop’s own git and
           ],
         };
       };
-      const run = await attack({
-        action,
-        fixture: f,
-        secrets: { ...secrets, values: [...secrets.values, fileSecret] },
-        event: route === 'run_tests' ? 'fork-pr' : 'issue',
-        head: route === 'run_tests' ? forkHead(plant) : undefined,
-        inputs: route === 'bash' ? { 'allow-bash': 'true' } : {},
-        turns: (_req, i) => {
-          if (i === 0)
-            return {
-              toolCalls: [
-                route === 'run_tests'
-                  ? { id: 'toolu_t1', name: 'run_tests', json: '{}' }
-                  : { id: 'toolu_b1', name: 'bash', json: JSON.stringify({ command: plant }) },
-              ],
-            };
-          if (i === 1) {
-            actionPid = processesMatching(action.path).find((p) => p > 1) ?? 0;
-            return reads('a');
-          }
-          if (i === 2) return { toolCalls: [FIX_CALL] };
-          return { text: 'Guarded div().' };
-        },
-      });
+      const run = tally(
+        await attack({
+          action,
+          fixture: f,
+          secrets: { ...secrets, values: [...secrets.values, fileSecret] },
+          event: route === 'run_tests' ? 'fork-pr' : 'issue',
+          head: route === 'run_tests' ? forkHead(plant) : undefined,
+          inputs: route === 'bash' ? { 'allow-bash': 'true' } : {},
+          turns: (_req, i) => {
+            if (i === 0)
+              return {
+                toolCalls: [
+                  route === 'run_tests'
+                    ? { id: 'toolu_t1', name: 'run_tests', json: '{}' }
+                    : { id: 'toolu_b1', name: 'bash', json: JSON.stringify({ command: plant }) },
+                ],
+              };
+            if (i === 1) {
+              actionPid = processesMatching(action.path).find((p) => p > 1) ?? 0;
+              return reads('a');
+            }
+            if (i === 2) return { toolCalls: [FIX_CALL] };
+            return { text: 'Guarded div().' };
+          },
+        }),
+      );
       try {
         const what = route;
         const seen = toolResultsSent(run.model.requests.at(-1)?.body).join('\n');
@@ -296,6 +327,7 @@ describe.skipIf(!root)('links a command leaves, met by patchloop’s own git and
         f.cleanup();
       }
     }
+    tally.record('workspace: links a command leaves', failures);
     expect(failures).toEqual([]);
   }, 300_000);
 });
@@ -304,6 +336,7 @@ describe.skipIf(!root)('hard links the checkout holds into files outside it', ()
   it('a package-manager store outside the workspace, hard-linked into node_modules (pnpm, uv do this): no command can change or read the store', async () => {
     const storeSecret = `store-${randomBytes(12).toString('hex')}`;
     const failures: string[] = [];
+    const tally = counted();
     for (const route of ['run_tests', 'bash'] as const) {
       const f = makeFixture();
       // the store: root's, outside the workspace, shared by every project on the machine
@@ -328,15 +361,17 @@ describe.skipIf(!root)('hard links the checkout holds into files outside it', ()
         'echo probe-done',
         '',
       ].join('\n');
-      const run = await attack({
-        action,
-        fixture: f,
-        secrets: { ...secrets, values: [...secrets.values, storeSecret] },
-        event: route === 'run_tests' ? 'fork-pr' : 'issue',
-        head: route === 'run_tests' ? forkHead(poison) : undefined,
-        turns: route === 'run_tests' ? wellBehaved() : hostile(poison),
-        inputs: route === 'bash' ? { 'allow-bash': 'true' } : {},
-      });
+      const run = tally(
+        await attack({
+          action,
+          fixture: f,
+          secrets: { ...secrets, values: [...secrets.values, storeSecret] },
+          event: route === 'run_tests' ? 'fork-pr' : 'issue',
+          head: route === 'run_tests' ? forkHead(poison) : undefined,
+          turns: route === 'run_tests' ? wellBehaved() : hostile(poison),
+          inputs: route === 'bash' ? { 'allow-bash': 'true' } : {},
+        }),
+      );
       try {
         const seen = toolResultsSent(run.model.requests.at(-1)?.body).join('\n');
         if (!seen.includes('probe-done'))
@@ -356,6 +391,7 @@ describe.skipIf(!root)('hard links the checkout holds into files outside it', ()
         f.cleanup();
       }
     }
+    tally.record('workspace: hard-linked store files', failures);
     expect(failures).toEqual([]);
   }, 300_000);
 });
@@ -376,35 +412,38 @@ describe.skipIf(!root)('credential files an earlier step left in the workspace',
     });
     const probe = ['set +e', 'ls -la', 'cat gha-creds-*.json', 'echo probe-done', ''].join('\n');
     const failures: string[] = [];
+    const tally = counted();
     for (const route of ['run_tests', 'bash'] as const) {
       const f = makeFixture();
       const file = join(f.work, 'gha-creds-5d1e2f3a4b5c6d7e.json');
       writeFileSync(file, creds, { mode: 0o640 });
       chmodSync(file, 0o640);
       writeFileSync(join(f.work, '.git', 'info', 'exclude'), 'gha-creds-*.json\n');
-      const run = await attack({
-        action,
-        fixture: f,
-        secrets: { ...secrets, values: [...secrets.values, oidcToken] },
-        event: route === 'run_tests' ? 'fork-pr' : 'issue',
-        head: route === 'run_tests' ? forkHead(probe) : undefined,
-        // the model (steered by the issue's text) also asks the file tools, which run as patchloop's user
-        turns: [
-          ...(route === 'run_tests' ? wellBehaved() : hostile(probe)).slice(0, 1),
-          {
-            toolCalls: [
-              {
-                id: 'toolu_rc',
-                name: 'read_file',
-                json: JSON.stringify({ path: 'gha-creds-5d1e2f3a4b5c6d7e.json' }),
-              },
-            ],
-          },
-          ...(route === 'run_tests' ? wellBehaved() : hostile(probe)).slice(1),
-        ],
-        inputs: route === 'bash' ? { 'allow-bash': 'true' } : {},
-        env: { ACTIONS_ID_TOKEN_REQUEST_TOKEN: oidcToken, GOOGLE_APPLICATION_CREDENTIALS: file },
-      });
+      const run = tally(
+        await attack({
+          action,
+          fixture: f,
+          secrets: { ...secrets, values: [...secrets.values, oidcToken] },
+          event: route === 'run_tests' ? 'fork-pr' : 'issue',
+          head: route === 'run_tests' ? forkHead(probe) : undefined,
+          // the model (steered by the issue's text) also asks the file tools, which run as patchloop's user
+          turns: [
+            ...(route === 'run_tests' ? wellBehaved() : hostile(probe)).slice(0, 1),
+            {
+              toolCalls: [
+                {
+                  id: 'toolu_rc',
+                  name: 'read_file',
+                  json: JSON.stringify({ path: 'gha-creds-5d1e2f3a4b5c6d7e.json' }),
+                },
+              ],
+            },
+            ...(route === 'run_tests' ? wellBehaved() : hostile(probe)).slice(1),
+          ],
+          inputs: route === 'bash' ? { 'allow-bash': 'true' } : {},
+          env: { ACTIONS_ID_TOKEN_REQUEST_TOKEN: oidcToken, GOOGLE_APPLICATION_CREDENTIALS: file },
+        }),
+      );
       try {
         const seen = toolResultsSent(run.model.requests.at(-1)?.body).join('\n');
         if (!seen.includes('probe-done'))
@@ -416,6 +455,7 @@ describe.skipIf(!root)('credential files an earlier step left in the workspace',
         f.cleanup();
       }
     }
+    tally.record('workspace: owner-only credentials file', failures);
     expect(failures).toEqual([]);
   }, 300_000);
 });
@@ -423,6 +463,7 @@ describe.skipIf(!root)('credential files an earlier step left in the workspace',
 describe.skipIf(!root)('a tracked submodule redirected by a command', () => {
   it('lib/.git pointed at a git dir of the command’s (fsmonitor, filter, hooks) and lib made dirty: patchloop’s status, add, commit and push run none of it', async () => {
     const failures: string[] = [];
+    const tally = counted();
     for (const route of ['run_tests', 'bash'] as const) {
       const f = makeFixture();
       withSubmodule(f, false);
@@ -455,15 +496,17 @@ describe.skipIf(!root)('a tracked submodule redirected by a command', () => {
         'echo attack-done',
         '',
       ].join('\n');
-      const run = await attack({
-        action,
-        fixture: f,
-        secrets,
-        event: route === 'run_tests' ? 'fork-pr' : 'issue',
-        head: route === 'run_tests' ? forkHead(attackScript) : undefined,
-        turns: route === 'run_tests' ? wellBehaved() : hostile(attackScript),
-        inputs: route === 'bash' ? { 'allow-bash': 'true' } : {},
-      });
+      const run = tally(
+        await attack({
+          action,
+          fixture: f,
+          secrets,
+          event: route === 'run_tests' ? 'fork-pr' : 'issue',
+          head: route === 'run_tests' ? forkHead(attackScript) : undefined,
+          turns: route === 'run_tests' ? wellBehaved() : hostile(attackScript),
+          inputs: route === 'bash' ? { 'allow-bash': 'true' } : {},
+        }),
+      );
       try {
         const seen = toolResultsSent(run.model.requests.at(-1)?.body).join('\n');
         if (!seen.includes('attack-done'))
@@ -480,6 +523,7 @@ describe.skipIf(!root)('a tracked submodule redirected by a command', () => {
         f.cleanup();
       }
     }
+    tally.record('workspace: submodule redirected by a command', failures);
     expect(failures).toEqual([]);
   }, 300_000);
 });
