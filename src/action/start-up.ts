@@ -277,6 +277,9 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
   const plan = await planReady;
   for (const n of plan.notices ?? []) s.notice(n);
   mark('branch ready');
+  // The branch is made from the earlier comment's marker; the first request needs the session
+  // itself (s.earlier), whose transcript may still be on its way.
+  await earlierReady.catch(() => undefined);
   const [baseline, baseCommit] = await Promise.all([work.untracked(), work.headSha().catch(() => undefined)]);
   // After the branch, before the first command: from here on patchloop's git uses a private
   // git dir and reads nothing under the workspace's .git. Making that copy only reads the

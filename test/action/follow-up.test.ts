@@ -164,13 +164,16 @@ describe('a new trigger where patchloop ran before', () => {
     const branch = one.r.outputs.branch!;
     const firstCommit = one.r.outputs['commit-sha']!;
     const again = gh.addComment(one.issue.number, { body: '/patchloop also handle NaN', author: 'alice' });
+    // a slow download: the branch is ready long before the earlier transcript is, and the first
+    // request must still wait for it
+    service.downloadDelayMs = 1500;
     const two = await job({
       runId: 7002,
       issue: { number: one.issue.number, title: TITLE, body: one.issue.body },
       comment: { id: again.id, body: again.body },
       turns: SECOND,
       workspace: repo.clone('second'),
-    });
+    }).finally(() => (service.downloadDelayMs = 0));
     expect(two.r.code, two.r.stderr.slice(-3000)).toBe(0);
     expect(two.r.outputs).toMatchObject({ conclusion: 'success', branch, 'pr-number': '2' });
 
@@ -209,13 +212,16 @@ describe('a new trigger where patchloop ran before', () => {
     const one = await firstRun();
     service.expire(service.artifacts[0]!.id);
     const again = gh.addComment(one.issue.number, { body: '/patchloop also handle NaN', author: 'alice' });
+    // a slow download: the branch is ready long before the earlier transcript is, and the first
+    // request must still wait for it
+    service.downloadDelayMs = 1500;
     const two = await job({
       runId: 7002,
       issue: { number: one.issue.number, title: TITLE, body: one.issue.body },
       comment: { id: again.id, body: again.body },
       turns: SECOND,
       workspace: repo.clone('second'),
-    });
+    }).finally(() => (service.downloadDelayMs = 0));
     expect(two.r.code, two.r.stderr.slice(-3000)).toBe(0);
     expect(two.r.outputs).toMatchObject({
       conclusion: 'success',

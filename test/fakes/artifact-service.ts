@@ -104,6 +104,8 @@ export class FakeArtifactService {
   private restForbidden = false;
   /** the results service's origin, for ACTIONS_RESULTS_URL */
   url = '';
+  /** How long blob storage takes to answer a download (a slow store; 0 by default). */
+  downloadDelayMs = 0;
 
   constructor(options: FakeArtifactServiceOptions = {}) {
     this.now = options.now ?? (() => new Date());
@@ -264,6 +266,8 @@ export class FakeArtifactService {
       return;
     }
     if (url.pathname.startsWith(`/${ACCOUNT}/${CONTAINER}/`)) {
+      if (req.method === 'GET' && this.downloadDelayMs > 0)
+        await new Promise((resolve) => setTimeout(resolve, this.downloadDelayMs));
       const reply = this.blob(req, url, body);
       log('blob', reply.status);
       res.writeHead(reply.status, reply.headers);
