@@ -208,16 +208,12 @@ class AgentRun {
    */
   private startFrom(earlier: NonNullable<AgentOptions['earlier']>, task: UserMessage): void {
     const recorded = [...earlier.messages];
-    for (const m of recorded) this.o.transcript?.message(m);
-    for (const call of unansweredCalls(recorded)) {
-      const result = errorResult(
-        call,
-        'Tool call not run: the earlier session ended before the tool ran.',
-        this.now(),
+    for (const call of unansweredCalls(earlier.messages)) {
+      recorded.push(
+        errorResult(call, 'Tool call not run: the earlier session ended before the tool ran.', this.now()),
       );
-      recorded.push(result);
-      this.o.transcript?.message(result);
     }
+    this.o.transcript?.messages(recorded);
     this.o.transcript?.event('continue', { ...earlier.event, earlierMessages: earlier.messages.length });
     const failed = new Set<string>();
     const kept: Message[] = [];

@@ -265,6 +265,8 @@ export class GitRepo {
   }
 
   async isValidBranchName(name: string): Promise<boolean> {
+    // The names patchloop makes are answered here; anything else is left to git.
+    if (isPlainBranchName(name)) return true;
     const r = await this.runner.run(['check-ref-format', '--branch', name], await this.call());
     return r.code === 0 && !name.startsWith('-');
   }
@@ -660,4 +662,16 @@ export function explainPushError(text: string): string {
     return `The push was refused for lack of credentials: keep actions/checkout's persist-credentials on (${detail}).`;
   }
   return `The push failed: ${detail}`;
+}
+
+/**
+ * Whether `git check-ref-format --branch` certainly accepts `name`, judged without git: the plain
+ * names patchloop makes (ASCII letters, digits, `.`, `_`, `-` and `/`) with none of the forms git
+ * refuses (an empty component, one that starts with `.` or ends with `.lock`, `..`, a final `.`,
+ * a leading `-`, `HEAD`). False means "ask git", not "invalid".
+ */
+export function isPlainBranchName(name: string): boolean {
+  if (!/^[A-Za-z0-9._/-]+$/.test(name)) return false;
+  if (name.startsWith('-') || name === 'HEAD' || name.endsWith('.') || name.includes('..')) return false;
+  return name.split('/').every((c) => c !== '' && !c.startsWith('.') && !c.endsWith('.lock'));
 }

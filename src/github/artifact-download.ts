@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { crc32, inflateRawSync } from 'node:zlib';
 import { TRANSCRIPT_ARTIFACT_PREFIX, TRANSCRIPT_HTML, TRANSCRIPT_JSONL } from './artifact.js';
 import type { GitHubClient } from './octokit.js';
+import { bodyChunks, nodeFetch } from '../providers/node-fetch.js';
 
 export interface TranscriptArtifactRef {
   id: number;
@@ -30,7 +31,10 @@ export interface DownloadTranscriptOptions {
   dest: string;
   /** the largest zip accepted, in bytes (default 256 MiB) */
   maxBytes?: number;
-  /** how the signed URL is fetched (tests); never given the GitHub token */
+  /**
+   * how the signed URL is fetched (tests; by default over node:http, as Octokit's requests are,
+   * which spares a follow-up's start compiling Node's own fetch); never given the GitHub token
+   */
   fetch?: typeof fetch;
   signal?: AbortSignal;
 }
@@ -38,7 +42,14 @@ export interface DownloadTranscriptOptions {
 export type DownloadFailure = 'not-found' | 'expired' | 'forbidden' | 'failed';
 
 export type TranscriptDownload =
-  | { ok: true; artifact: TranscriptArtifactRef; jsonlPath: string; htmlPath?: string }
+  | {
+      ok: true;
+      artifact: TranscriptArtifactRef;
+      jsonlPath: string;
+      /** what was written to jsonlPath */
+      jsonl: Buffer;
+      htmlPath?: string;
+    }
   | { ok: false; reason: DownloadFailure; message: string; artifact?: TranscriptArtifactRef };
 
 interface RestArtifact {
@@ -107,7 +118,7 @@ export async function downloadTranscriptArtifact(
 
   let zip: Buffer;
   try {
-    zip = await fetchCapped(o.fetch ?? fetch, location, o.maxBytes ?? 256 * 1024 * 1024, o.signal);
+    zip = await fetchCapped(o.fetch ?? nodeFetch, location, o.maxBytes ?? 256 * 1024 * 1024, o.signal);
   } catch (err) {
     return {
       ok: false,
@@ -163,7 +174,7 @@ export async function downloadTranscriptArtifact(
     htmlPath = join(o.dest, TRANSCRIPT_HTML);
     writeFileSync(htmlPath, html);
   }
-  return { ok: true, artifact: ref, jsonlPath, ...(htmlPath ? { htmlPath } : {}) };
+  return { ok: true, artifact: ref, jsonlPath, jsonl, ...(htmlPath ? { htmlPath } : {}) };
 }
 
 type Found = { ok: true; artifact: RestArtifact } | Extract<TranscriptDownload, { ok: false }>;
@@ -255,7 +266,7 @@ async function fetchCapped(
     throw new Error(`the zip is ${declared} bytes, more than the ${maxBytes} accepted`);
   const chunks: Buffer[] = [];
   let total = 0;
-  for await (const chunk of res.body ?? []) {
+  for await (const chunk of bodyChunks(res) ?? res.body ?? []) {
     total += (chunk as Uint8Array).length;
     if (total > maxBytes) throw new Error(`the zip is more than the ${maxBytes} bytes accepted`);
     chunks.push(Buffer.from(chunk as Uint8Array));

@@ -2,7 +2,6 @@
 // that session. The earlier run is found by the session marker of its tracking comment — only on
 // comments by the identity that posts patchloop's own comments, since anyone can paste a marker —
 // and its transcript comes from its artifact; when that cannot be had, its summary stands in.
-import { readFileSync } from 'node:fs';
 import { downloadTranscriptArtifact } from './artifact-download.js';
 import { readSessionMarker, withoutMarkers, type SessionMarker } from './comment.js';
 import type { GitHubClient } from './octokit.js';
@@ -133,7 +132,7 @@ export async function loadEarlierSession(
   if (!download.ok) return fallback(download.message);
   let parsed;
   try {
-    parsed = parseTranscript(readFileSync(download.jsonlPath, 'utf8'));
+    parsed = parseTranscript(download.jsonl.toString('utf8'));
   } catch (err) {
     return fallback(`the earlier transcript could not be read (${(err as Error).message})`);
   }

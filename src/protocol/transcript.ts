@@ -74,7 +74,7 @@ export interface TranscriptWriterOptions {
   onError?: (err: Error) => void;
 }
 
-/** Appends lines to a JSONL file with one write each; never rewrites what it wrote. */
+/** Appends lines to a JSONL file, whole lines in each write; never rewrites what it wrote. */
 export class TranscriptWriter {
   private fd: number | undefined;
   private failed = false;
@@ -96,9 +96,17 @@ export class TranscriptWriter {
 
   write(line: TranscriptLine): void {
     if (this.fd === undefined || this.failed) return;
-    let text = JSON.stringify(line);
-    if (this.options.redact) text = this.options.redact(text);
-    const buf = Buffer.from(`${text}\n`, 'utf8');
+    this.append(this.encode(line));
+  }
+
+  private encode(line: TranscriptLine): string {
+    const text = JSON.stringify(line);
+    return `${this.options.redact ? this.options.redact(text) : text}\n`;
+  }
+
+  private append(text: string): void {
+    if (this.fd === undefined) return;
+    const buf = Buffer.from(text, 'utf8');
     try {
       let off = 0;
       while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
@@ -114,6 +122,12 @@ export class TranscriptWriter {
 
   message(message: Message): void {
     this.write({ type: 'message', message });
+  }
+
+  /** Many messages (an earlier session's), a line each, in one write. */
+  messages(messages: readonly Message[]): void {
+    if (this.fd === undefined || this.failed) return;
+    this.append(messages.map((message) => this.encode({ type: 'message', message })).join(''));
   }
 
   event(event: EventKind, data: Record<string, unknown> = {}): void {

@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { branchNameFor as nameFor, cleanPrefix, slugify, uniqueName } from '../../src/git/index.js';
 import type { Task } from '../../src/github/task.js';
+import { isPlainBranchName } from '../../src/git/repo.js';
 
 const base: Omit<Task, 'kind'> = {
   event: 'issue_comment',
@@ -77,5 +79,67 @@ describe('branch names', () => {
     const taken = new Set(['b', 'b-2']);
     expect(uniqueName('b', (c) => taken.has(c))).toBe('b-3');
     expect(uniqueName('c', (c) => taken.has(c))).toBe('c');
+  });
+});
+
+describe('a branch name judged without git', () => {
+  it('is one git accepts, for names of the characters it judges and for the forms git refuses', () => {
+    const names = [
+      'patchloop/issue-1-div-by-zero',
+      'a/b.c/d_e-f',
+      'x.lock/y',
+      'a..b',
+      'a/.b',
+      '.a',
+      'a/',
+      '/a',
+      'a//b',
+      'a.',
+      'a.lock',
+      'a/b.lock',
+      '-a',
+      'HEAD',
+      'a/HEAD',
+      'patchloop/issue-2-naïve',
+      'a b',
+      'a~1',
+      'a@{1}',
+      '@',
+    ];
+    const judged = names.map((n) => [n, isPlainBranchName(n), validRef(n)] as const);
+    for (const [name, plain, git] of judged) if (plain) expect({ name, git }).toEqual({ name, git: true });
+    // what it leaves to git includes every form git refuses here, and some git accepts
+    expect(judged.filter(([, plain]) => !plain).map(([n]) => n)).toEqual([
+      'x.lock/y',
+      'a..b',
+      'a/.b',
+      '.a',
+      'a/',
+      '/a',
+      'a//b',
+      'a.',
+      'a.lock',
+      'a/b.lock',
+      '-a',
+      'HEAD',
+      'patchloop/issue-2-naïve',
+      'a b',
+      'a~1',
+      'a@{1}',
+      '@',
+    ]);
+  });
+
+  it('never says yes where git says no (random names of the characters it judges)', () => {
+    fc.assert(
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom('a', 'Z', '0', '.', '_', '-', '/', 'l', 'o', 'c', 'k'),
+          maxLength: 14,
+        }),
+        (name) => !isPlainBranchName(name) || validRef(name),
+      ),
+      { numRuns: 300 },
+    );
   });
 });

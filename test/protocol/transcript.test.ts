@@ -106,6 +106,27 @@ describe('transcript', () => {
     expect(parseTranscript(text).messages[0]!.content).toBe('the key is [REDACTED]');
   });
 
+  it('writes many messages at once as the same lines, each redacted', () => {
+    const [one, many] = [tempFile(), tempFile()];
+    const redact = (s: string) => s.replaceAll('hunter2secret', '[REDACTED]');
+    const messages = [
+      { role: 'user' as const, content: 'the key is hunter2secret', timestamp: 1 },
+      assistant,
+      ...results,
+    ];
+    const a = new TranscriptWriter(one, { redact });
+    for (const m of messages) a.message(m);
+    a.close();
+    const b = new TranscriptWriter(many, { redact });
+    b.messages(messages);
+    b.close();
+    const text = readFileSync(many, 'utf8');
+    expect(text).toBe(readFileSync(one, 'utf8'));
+    expect(text.trim().split('\n')).toHaveLength(5);
+    expect(text).not.toContain('hunter2secret');
+    expect(parseTranscript(text).messages).toHaveLength(5);
+  });
+
   it('reports a failed write once and keeps the run going', () => {
     const errors: Error[] = [];
     const w = new TranscriptWriter('/dev/full', { onError: (e) => errors.push(e) });
