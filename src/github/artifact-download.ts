@@ -68,6 +68,22 @@ export async function downloadTranscriptArtifact(
   o: DownloadTranscriptOptions,
 ): Promise<TranscriptDownload> {
   const runId = Number(o.runId);
+  // "Gets a redirect URL to download an archive … This URL expires after 1 minute. Look for
+  // Location: in the response header"; 410 Gone once the artifact has expired
+  // (docs.github.com/en/rest/actions/artifacts#download-an-artifact). The redirect is not
+  // followed by the client, so the token never goes to the storage host.
+  const redirectOf = (id: number) =>
+    github.request('GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}', {
+      owner: o.owner,
+      repo: o.repo,
+      artifact_id: id,
+      archive_format: 'zip',
+      request: { redirect: 'manual', signal: o.signal },
+    });
+  // An id the marker names: its redirect is asked for beside its description, and followed only
+  // once the description shows it is the run's transcript.
+  const early = o.artifactId !== undefined ? redirectOf(o.artifactId) : undefined;
+  early?.catch(() => undefined);
   let chosen: RestArtifact;
   try {
     const found =
@@ -89,20 +105,7 @@ export async function downloadTranscriptArtifact(
 
   let location: string | undefined;
   try {
-    // "Gets a redirect URL to download an archive … This URL expires after 1 minute. Look for
-    // Location: in the response header"; 410 Gone once the artifact has expired
-    // (docs.github.com/en/rest/actions/artifacts#download-an-artifact). The redirect is not
-    // followed by the client, so the token never goes to the storage host.
-    const res = await github.request(
-      'GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}',
-      {
-        owner: o.owner,
-        repo: o.repo,
-        artifact_id: chosen.id,
-        archive_format: 'zip',
-        request: { redirect: 'manual', signal: o.signal },
-      },
-    );
+    const res = await (early && chosen.id === o.artifactId ? early : redirectOf(chosen.id));
     location = (res.headers as Record<string, string | undefined>).location;
     if ((res.status as number) !== 302 || !location) {
       return {

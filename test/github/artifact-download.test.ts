@@ -103,9 +103,14 @@ describe('downloading an earlier run’s transcript', () => {
 
   it('does not take an id that belongs to another run', async () => {
     const other = await uploadedBy(6003, '{"id":"other"}\n');
+    const blobs = () => service.requests.filter((r) => r.kind === 'blob' && r.method === 'GET').length;
+    const before = blobs();
     const got = await downloadTranscriptArtifact(github, options(6004, { artifactId: other.id }));
     expect(got).toMatchObject({ ok: false, reason: 'not-found' });
     expect(got.ok === false && got.message).toContain('not from run 6004');
+    // its redirect may be asked for beside its description; the zip itself is never fetched
+    expect(blobs()).toBe(before);
+    expect(gh.requestsTo('GET', new RegExp(`/actions/artifacts/${other.id}$`))).toHaveLength(1);
   });
 
   it('says the artifact expired, by listing and on the 410 of the zip route', async () => {
