@@ -29,6 +29,8 @@ export interface DownloadTranscriptOptions {
   name?: string;
   /** the folder transcript.jsonl (and transcript.html) are written to */
   dest: string;
+  /** false: transcript.html is left in the zip (a follow-up reads only the JSONL) */
+  html?: boolean;
   /** the largest zip accepted, in bytes (default 256 MiB) */
   maxBytes?: number;
   /**
@@ -148,7 +150,7 @@ export async function downloadTranscriptArtifact(
   let entries: Map<string, Buffer>;
   try {
     entries = readZip(zip, {
-      only: [TRANSCRIPT_JSONL, TRANSCRIPT_HTML],
+      only: o.html === false ? [TRANSCRIPT_JSONL] : [TRANSCRIPT_JSONL, TRANSCRIPT_HTML],
       maxBytes: o.maxBytes ?? 256 * 1024 * 1024,
     });
   } catch (err) {

@@ -124,6 +124,7 @@ export async function loadEarlierSession(
       ...(marker.artifactId ? { artifactId: marker.artifactId } : {}),
       ...(marker.artifactName ? { name: marker.artifactName } : {}),
       dest: o.dest,
+      html: false,
       ...(o.signal ? { signal: o.signal } : {}),
     });
   } catch (err) {

@@ -1,7 +1,7 @@
 // Downloading an earlier run's transcript by REST (following up): artifacts uploaded by the real
 // @actions/artifact client to the loopback artifact service, then found and fetched with
 // patchloop's GitHub client through the fake GitHub's artifact routes and the signed zip URL.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -81,6 +81,17 @@ describe('downloading an earlier run’s transcript', () => {
     const blobGets = service.requests.slice(before).filter((r) => r.kind === 'blob');
     expect(blobGets.map((r) => `${r.method} ${r.status}`)).toEqual(['GET 200']);
     expect(blobGets[0]!.headers.authorization).toBeUndefined();
+  });
+
+  it('leaves transcript.html in the zip when asked to (a follow-up reads only the JSONL)', async () => {
+    await uploadedBy(6011, '{"type":"session","id":"s-6011"}\n');
+    const got = await downloadTranscriptArtifact(github, options(6011, { html: false }));
+    expect(got).toMatchObject({ ok: true });
+    if (!got.ok) return;
+    expect(got.htmlPath).toBeUndefined();
+    expect(readFileSync(got.jsonlPath, 'utf8')).toBe('{"type":"session","id":"s-6011"}\n');
+    expect(got.jsonl.toString('utf8')).toBe('{"type":"session","id":"s-6011"}\n');
+    expect(readdirSync(join(dir, 'out-6011'))).toEqual(['transcript.jsonl']);
   });
 
   it('takes the newest of several, or the one named, or the one whose id is given', async () => {
