@@ -20,7 +20,7 @@ async function ownBranch(work: GitRepo, branch: string, prefix: string): Promise
 }
 
 /** Fetches the earlier run's branch before the plan needs it; undefined when it is not one of ours. */
-export async function prefetchBranch(
+async function prefetchBranch(
   work: GitRepo,
   branch: string,
   prefix: string,
@@ -31,6 +31,44 @@ export async function prefetchBranch(
     () => false,
   );
   return { branch, fetched };
+}
+
+/**
+ * The earlier run's branch, fetched ahead of the plan: from the first marker that names one (a
+ * guess, before this run's comment confirms whose markers count) as soon as the checkout is ready
+ * for git, and never once the plan's own git work has begun. The plan takes what was fetched and
+ * uses it only for the branch it settles on.
+ */
+export class BranchPrefetch {
+  private work?: GitRepo;
+  private branch?: string;
+  private fetch?: Promise<Prefetched | undefined>;
+  private closed = false;
+
+  constructor(private readonly prefix: string) {}
+
+  /** A marker names `branch` (the first one counts). */
+  guess(branch: string | undefined): void {
+    this.branch ??= branch;
+    this.start();
+  }
+
+  /** The checkout is ready for git. */
+  checkoutReady(work: GitRepo): void {
+    this.work = work;
+    this.start();
+  }
+
+  /** The plan begins: no fetch starts from now on, and the one started is waited for. */
+  take(): Promise<Prefetched | undefined> {
+    this.closed = true;
+    return this.fetch ?? Promise.resolve(undefined);
+  }
+
+  private start(): void {
+    if (this.closed || this.fetch || !this.work || !this.branch) return;
+    this.fetch = prefetchBranch(this.work, this.branch, this.prefix);
+  }
 }
 
 /** What the plan needs of the earlier session: its branch, and (fork PRs) the head it started from. */

@@ -24,7 +24,7 @@ import { ACTIONS_BOT_LOGIN } from '../github/trigger.js';
 import { createRedactor, secretsFromEnv } from '../protocol/redact.js';
 import { capabilitiesOf, preloadProvider, PROVIDER_ENV } from '../providers/index.js';
 import { probeMachine, startSandbox, type SandboxSetup } from '../sandbox/index.js';
-import { followUpPlan, prefetchBranch, type Prefetched } from './follow-up.js';
+import { BranchPrefetch, followUpPlan } from './follow-up.js';
 import { InputError, readInputs, type ActionInputs } from './inputs.js';
 import { setRunOutputs } from './outputs.js';
 import { readRunnerEnv } from './runner-env.js';
@@ -213,23 +213,14 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
   const { inputs, task, runner, contextReady } = s;
   // The earlier run's branch is fetched as soon as a marker names it (the comment most likely
   // to count, before the download and before this run's comment confirms whose markers count):
-  // a fetch into the checkout's remote-tracking ref, taken only if the follow-up names the same
-  // branch, and settled before any other git work starts.
-  let made: (work: GitRepo) => void = () => undefined;
-  const workMade = new Promise<GitRepo>((resolve) => (made = resolve));
-  let prefetch: Promise<Prefetched | undefined> = Promise.resolve(undefined);
-  let planning = false;
+  // a fetch into the checkout's remote-tracking ref, settled before the plan's git work starts.
+  const prefetch = new BranchPrefetch(inputs.branchPrefix);
   // The comment whose session this run continues, known once this run's comment is posted and
   // before the earlier transcript is downloaded: the branch needs only its marker.
   let confirm: (comment: EarlierComment | undefined) => void = () => undefined;
   const confirmed = new Promise<EarlierComment | undefined>((resolve) => (confirm = resolve));
   const earlierReady = findEarlier(s, commentReady, {
-    onGuess(comment) {
-      const branch = comment.marker.branch;
-      // never beside the plan's own git work: once it started, a late guess fetches nothing
-      if (branch && !planning)
-        prefetch = workMade.then((work) => prefetchBranch(work, branch, inputs.branchPrefix));
-    },
+    onGuess: (comment) => prefetch.guess(comment.marker.branch),
     onConfirmed: confirm,
   });
   // (every ending of findEarlier settles `confirmed`: a second resolve changes nothing)
@@ -248,7 +239,7 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
     protectedPaths: inputs.protectedPaths,
     privateParent: runner.runnerTemp,
   }));
-  made(work);
+  prefetch.checkoutReady(work);
   // The branch (needs the PR's refs only for PR tasks, the earlier session only when following
   // up) and the context run side by side.
   const planFor = async (pr: TaskContext['pr']): Promise<WorkPlan> => {
@@ -261,8 +252,7 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
       github: s.github,
     };
     const comment = await confirmed;
-    planning = true;
-    const fetched = await prefetch;
+    const fetched = await prefetch.take();
     if (!comment) return prepareWork(work, task, options);
     // A marker names the branch; an older one without it leaves it to the transcript.
     const branch = comment.marker.branch ?? (await earlierReady)?.branch;
