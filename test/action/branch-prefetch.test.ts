@@ -40,6 +40,8 @@ describe('the earlier branch fetched ahead of the plan', () => {
     late.checkoutReady(c.work);
     expect(await late.take()).toBeUndefined();
     late.guess('patchloop/issue-1');
+    expect(await late.take()).toBeUndefined();
+    await new Promise((resolve) => setImmediate(resolve));
     expect(c.fetched).toEqual([]);
 
     const twice = new BranchPrefetch('patchloop/');
