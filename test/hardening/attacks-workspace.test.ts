@@ -97,6 +97,20 @@ function forkHead(script: string): Record<string, string> {
 }
 
 /**
+ * How `script` reaches a command: as a fork PR's test script that `run_tests` runs, or as a
+ * hostile model's `bash` call on an issue (with `allow-bash`). `turns` are the route's usual ones;
+ * a test that scripts the model itself puts its own after the spread.
+ */
+function byRoute(route: 'run_tests' | 'bash', script: string) {
+  return {
+    event: route === 'run_tests' ? ('fork-pr' as const) : ('issue' as const),
+    head: route === 'run_tests' ? forkHead(script) : undefined,
+    inputs: route === 'bash' ? { 'allow-bash': 'true' } : ({} as Record<string, string>),
+    turns: route === 'run_tests' ? wellBehaved() : hostile(script),
+  };
+}
+
+/**
  * Adds a submodule `lib` to origin's main and checks it out in the fixture's work tree the way
  * actions/checkout v4/v5 does with `submodules: true` and persist-credentials (the default): the
  * credential header goes into the main config (attack() writes that one) and into the config of
@@ -158,10 +172,7 @@ describe.skipIf(!root)('the checkout credential outside the main .git/config', (
           action,
           fixture: f,
           secrets,
-          event: route === 'run_tests' ? 'fork-pr' : 'issue',
-          head: route === 'run_tests' ? forkHead(probe) : undefined,
-          turns: route === 'run_tests' ? wellBehaved() : hostile(probe),
-          inputs: route === 'bash' ? { 'allow-bash': 'true' } : {},
+          ...byRoute(route, probe),
         }),
       );
       try {
@@ -267,9 +278,7 @@ describe.skipIf(!root)('links a command leaves, met by patchloop’s own git and
           action,
           fixture: f,
           secrets: { ...secrets, values: [...secrets.values, fileSecret] },
-          event: route === 'run_tests' ? 'fork-pr' : 'issue',
-          head: route === 'run_tests' ? forkHead(plant) : undefined,
-          inputs: route === 'bash' ? { 'allow-bash': 'true' } : {},
+          ...byRoute(route, plant),
           turns: (_req, i) => {
             if (i === 0)
               return {
@@ -366,10 +375,7 @@ describe.skipIf(!root)('hard links the checkout holds into files outside it', ()
           action,
           fixture: f,
           secrets: { ...secrets, values: [...secrets.values, storeSecret] },
-          event: route === 'run_tests' ? 'fork-pr' : 'issue',
-          head: route === 'run_tests' ? forkHead(poison) : undefined,
-          turns: route === 'run_tests' ? wellBehaved() : hostile(poison),
-          inputs: route === 'bash' ? { 'allow-bash': 'true' } : {},
+          ...byRoute(route, poison),
         }),
       );
       try {
@@ -419,16 +425,16 @@ describe.skipIf(!root)('credential files an earlier step left in the workspace',
       writeFileSync(file, creds, { mode: 0o640 });
       chmodSync(file, 0o640);
       writeFileSync(join(f.work, '.git', 'info', 'exclude'), 'gha-creds-*.json\n');
+      const via = byRoute(route, probe);
       const run = tally(
         await attack({
           action,
           fixture: f,
           secrets: { ...secrets, values: [...secrets.values, oidcToken] },
-          event: route === 'run_tests' ? 'fork-pr' : 'issue',
-          head: route === 'run_tests' ? forkHead(probe) : undefined,
+          ...via,
           // the model (steered by the issue's text) also asks the file tools, which run as patchloop's user
           turns: [
-            ...(route === 'run_tests' ? wellBehaved() : hostile(probe)).slice(0, 1),
+            ...via.turns.slice(0, 1),
             {
               toolCalls: [
                 {
@@ -438,9 +444,8 @@ describe.skipIf(!root)('credential files an earlier step left in the workspace',
                 },
               ],
             },
-            ...(route === 'run_tests' ? wellBehaved() : hostile(probe)).slice(1),
+            ...via.turns.slice(1),
           ],
-          inputs: route === 'bash' ? { 'allow-bash': 'true' } : {},
           env: { ACTIONS_ID_TOKEN_REQUEST_TOKEN: oidcToken, GOOGLE_APPLICATION_CREDENTIALS: file },
         }),
       );
@@ -501,10 +506,7 @@ describe.skipIf(!root)('a tracked submodule redirected by a command', () => {
           action,
           fixture: f,
           secrets,
-          event: route === 'run_tests' ? 'fork-pr' : 'issue',
-          head: route === 'run_tests' ? forkHead(attackScript) : undefined,
-          turns: route === 'run_tests' ? wellBehaved() : hostile(attackScript),
-          inputs: route === 'bash' ? { 'allow-bash': 'true' } : {},
+          ...byRoute(route, attackScript),
         }),
       );
       try {
