@@ -278,8 +278,10 @@ try {
     const marker = tracking && readSessionMarker(tracking.body);
     if (!marker) throw new Error('the earlier run left no marked tracking comment');
     const zip = artifacts.zipOf(artifact.id);
-    const jsonl = readZip(zip, { only: [TRANSCRIPT_JSONL], maxBytes: 1 << 30 }).get(TRANSCRIPT_JSONL)!;
-    const messages = parseTranscript(jsonl.toString('utf8')).messages.length;
+    const jsonl = (await readZip(zip, { only: [TRANSCRIPT_JSONL], maxBytes: 1 << 30 })).get(
+      TRANSCRIPT_JSONL,
+    )!;
+    const messages = parseTranscript(jsonl).messages.length;
     return { issue, marker, zipBytes: zip.length, jsonlBytes: jsonl.length, messages, turns: turns.length };
   };
 
@@ -412,8 +414,10 @@ try {
     const t1 = performance.now();
     if (artifact.digest && artifact.digest !== `sha256:${createHash('sha256').update(zip).digest('hex')}`)
       throw new Error('the zip does not match its digest');
-    const jsonl = readZip(zip, { only: [TRANSCRIPT_JSONL], maxBytes: 1 << 30 }).get(TRANSCRIPT_JSONL)!;
-    parseTranscript(jsonl.toString('utf8'));
+    const jsonl = (await readZip(zip, { only: [TRANSCRIPT_JSONL], maxBytes: 1 << 30 })).get(
+      TRANSCRIPT_JSONL,
+    )!;
+    parseTranscript(jsonl);
     return { ms: t1 - t0, unpackMs: performance.now() - t1 };
   };
 

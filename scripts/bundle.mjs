@@ -45,7 +45,7 @@ export async function bundleEntries(entries, outdir, { extension = '.js' } = {})
     keepNames: true,
     logLevel: 'warning',
     banner: { js: banner },
-    plugins: [precompiledToolChecks],
+    plugins: [precompiledToolChecks, octokitJson],
   });
 }
 
@@ -108,6 +108,20 @@ const precompiledToolChecks = {
         resolveDir: ROOT,
       };
     });
+  },
+};
+
+/**
+ * @octokit/request's json-with-bigint, as @octokit/request imports it, becomes
+ * src/github/octokit-json.ts, which hands that library only the texts that need it (see there).
+ */
+const octokitJson = {
+  name: 'octokit-json',
+  setup(b) {
+    const shim = join(ROOT, 'src', 'github', 'octokit-json.ts');
+    b.onResolve({ filter: /^json-with-bigint$/ }, (args) =>
+      resolve(args.importer) === shim ? undefined : { path: shim },
+    );
   },
 };
 

@@ -155,6 +155,7 @@ export async function runAgentPhase(
       ? {
           earlier: {
             messages: continued.messages,
+            rows: continued.rows,
             event: {
               runId: earlier.comment.marker.runId,
               sessionId: earlier.comment.marker.sessionId,

@@ -6,12 +6,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jobKey } from '../github/artifact.js';
 import { readSessionMarker } from '../github/comment.js';
-import { gatherContext, type TaskContext } from '../github/context.js';
+import { gatherContext, listIssueComments, type TaskContext } from '../github/context.js';
 import { prepareWork, type WorkPlan } from '../github/delivery.js';
 import { taskFromEvent } from '../github/event.js';
 import {
   findEarlierComment,
-  listIssueComments,
   loadEarlierSession,
   type EarlierComment,
   type EarlierSession,
@@ -105,13 +104,25 @@ export async function startUp(env: NodeJS.ProcessEnv, cwd: string): Promise<Star
   // beside the permission check; a refused run drops it.
   let allow!: (ok: boolean) => void;
   const allowed = new Promise<boolean>((resolve) => (allow = resolve));
-  const takesImages = capabilitiesOf(inputs.provider, inputs.model).images !== undefined;
+  const fetchImages = inputs.images && capabilitiesOf(inputs.provider, inputs.model).images !== undefined;
+  // One listing of the issue's comments for the context and for the earlier session's marker.
+  const commentsListed =
+    task.number !== undefined
+      ? listIssueComments(github, {
+          owner: task.owner,
+          repo: task.repo,
+          issueNumber: task.number,
+          html: fetchImages,
+        })
+      : undefined;
+  commentsListed?.catch(() => undefined);
   const contextReady = gatherContext(github, task, {
     botLogins: [ACTIONS_BOT_LOGIN],
     allowed,
+    ...(commentsListed ? { comments: commentsListed } : {}),
     ...(inputs.images
       ? {
-          images: takesImages
+          images: fetchImages
             ? { mode: 'fetch' as const, fetch: { serverUrl: runner.serverUrl, apiUrl: runner.apiUrl } }
             : { mode: 'placeholders' as const },
         }
@@ -163,6 +174,7 @@ export async function startUp(env: NodeJS.ProcessEnv, cwd: string): Promise<Star
       requesterLevel: permission.level,
       env,
       contextReady,
+      ...(commentsListed ? { commentsListed } : {}),
     }),
   };
 }
@@ -333,8 +345,9 @@ async function findEarlier(
   const { task, inputs } = s;
   if (!inputs.continueSession || task.number === undefined) return undefined;
   const where = { owner: task.owner, repo: task.repo, issueNumber: task.number };
-  // the listing goes out beside the comment's post; which markers count is known once it is posted
-  const listed = listIssueComments(s.github, where);
+  // the listing went out beside the permission check; which markers count is known once this
+  // run's comment is posted
+  const listed = s.commentsListed ?? listIssueComments(s.github, where);
   listed.catch(() => undefined);
   // The first run on an issue (no comment carries a session marker at all) needs no wait for the
   // comment's post, which tells whose markers count; a PR may carry one in its body instead.

@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentResult } from '../agent/index.js';
 import type { TrackingComment } from '../github/comment.js';
-import type { TaskContext } from '../github/context.js';
+import type { IssueComment, TaskContext } from '../github/context.js';
 import type { Delivery, WorkPlan } from '../github/delivery.js';
 import type { EarlierSession } from '../github/follow-up.js';
 import type { GitHubClient } from '../github/octokit.js';
@@ -49,6 +49,8 @@ export interface RunStateInit {
   env: NodeJS.ProcessEnv;
   /** the task's context, read beside the permission check (see startUp) */
   contextReady: Promise<TaskContext>;
+  /** the issue's comments, one listing for the context and the earlier session's marker */
+  commentsListed?: Promise<readonly IssueComment[]>;
 }
 
 export class RunState {
@@ -62,6 +64,7 @@ export class RunState {
   readonly requesterLevel: string;
   readonly env: NodeJS.ProcessEnv;
   readonly contextReady: Promise<TaskContext>;
+  readonly commentsListed?: Promise<readonly IssueComment[]>;
   readonly runUrl: string;
   /** `$RUNNER_TEMP/patchloop/<run>`: the transcript, saved outputs, a downloaded earlier transcript */
   readonly dir: string;
@@ -91,6 +94,7 @@ export class RunState {
     this.requesterLevel = o.requesterLevel;
     this.env = o.env;
     this.contextReady = o.contextReady;
+    if (o.commentsListed) this.commentsListed = o.commentsListed;
     this.runUrl = runUrlOf(o.runner);
     this.redact = createRedactor(o.secrets);
     this.dir = join(o.runner.runnerTemp, 'patchloop', o.runner.runId);

@@ -1,7 +1,7 @@
 import { ToolRegistry } from '../protocol/execute.js';
 import { errorResult, pairToolResults, syntheticReason, unansweredCalls } from '../protocol/pairing.js';
 import type { AnyAgentTool, ToolDefinition } from '../protocol/tool.js';
-import type { TranscriptWriter } from '../protocol/transcript.js';
+import type { RecordedLine, TranscriptWriter } from '../protocol/transcript.js';
 import type { AssistantMessage, Message, ToolResultMessage, Usage, UserMessage } from '../protocol/types.js';
 import { addUsage, emptyUsage, textOf, toolCallsOf } from '../protocol/types.js';
 import type { Provider } from '../providers/types.js';
@@ -21,7 +21,12 @@ export interface AgentOptions {
    * transcript as recorded, then a `continue` event with `event`'s fields, then the task. The
    * model sees them first (failed turns left out, every call paired), compacted when they do not fit.
    */
-  earlier?: { messages: readonly Message[]; event?: Record<string, unknown> };
+  earlier?: {
+    messages: readonly Message[];
+    /** each message's line in the transcript it was read from: copied, not encoded again */
+    rows?: readonly RecordedLine[];
+    event?: Record<string, unknown>;
+  };
   /** Assistant turns; after the last one no further model request is made. */
   maxTurns: number;
   /** Stop before the estimated cost would pass this (only when the model's price is known). */
@@ -213,7 +218,7 @@ class AgentRun {
         errorResult(call, 'Tool call not run: the earlier session ended before the tool ran.', this.now()),
       );
     }
-    this.o.transcript?.messages(recorded);
+    this.o.transcript?.messages(recorded, earlier.rows);
     this.o.transcript?.event('continue', { ...earlier.event, earlierMessages: earlier.messages.length });
     const failed = new Set<string>();
     const kept: Message[] = [];

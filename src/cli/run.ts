@@ -12,7 +12,12 @@ import {
 } from '../git/index.js';
 import { createRedactor, secretsFromEnv } from '../protocol/redact.js';
 import type { Redactor } from '../protocol/transcript.js';
-import { parseTranscript, TranscriptWriter, type SessionLine } from '../protocol/transcript.js';
+import {
+  parseTranscript,
+  TranscriptWriter,
+  type RecordedLine,
+  type SessionLine,
+} from '../protocol/transcript.js';
 import type { Message } from '../protocol/types.js';
 import { preloadProvider } from '../providers/index.js';
 import { PROVIDER_NAMES, type ProviderName } from '../providers/types.js';
@@ -266,6 +271,7 @@ export const runCommand: CliCommand = async (argv, io) => {
         ? {
             earlier: {
               messages: earlier.messages,
+              rows: earlier.rows,
               event: { sessionId: earlier.session.id, transcript: basename(earlier.path) },
             },
           }
@@ -475,21 +481,23 @@ interface EarlierSession {
   path: string;
   session: SessionLine;
   messages: Message[];
+  /** the line of each message in the file */
+  rows: RecordedLine[];
   /** the branch the session left its work on */
   branch?: string;
 }
 
 /** The recorded session `--continue` names; a file that holds none is a usage error. */
 function readEarlierSession(path: string): EarlierSession {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (err) {
     throw new UsageError(
       `--continue: cannot read ${path} (${err instanceof Error ? err.message : String(err)})`,
     );
   }
-  const parsed = parseTranscript(text);
+  const parsed = parseTranscript(bytes);
   if (!parsed.session || parsed.messages.length === 0)
     throw new UsageError(`--continue: ${path} is not a patchloop transcript with a session and its messages`);
   let branch: string | undefined;
@@ -498,5 +506,11 @@ function readEarlierSession(path: string): EarlierSession {
   for (const e of parsed.events)
     if (!branch && e.event === 'commit' && typeof e.branch === 'string') branch = e.branch;
   if (!branch && typeof parsed.session.branch === 'string') branch = parsed.session.branch;
-  return { path, session: parsed.session, messages: parsed.messages, ...(branch ? { branch } : {}) };
+  return {
+    path,
+    session: parsed.session,
+    messages: parsed.messages,
+    rows: parsed.messageRows,
+    ...(branch ? { branch } : {}),
+  };
 }

@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32, inflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { crc32, inflateRaw, type ZlibOptions } from 'node:zlib';
 import { TRANSCRIPT_ARTIFACT_PREFIX, TRANSCRIPT_HTML, TRANSCRIPT_JSONL } from './artifact.js';
 import type { GitHubClient } from './octokit.js';
 import { bodyChunks, nodeFetch } from '../providers/node-fetch.js';
@@ -149,7 +150,7 @@ export async function downloadTranscriptArtifact(
 
   let entries: Map<string, Buffer>;
   try {
-    entries = readZip(zip, {
+    entries = await readZip(zip, {
       only: o.html === false ? [TRANSCRIPT_JSONL] : [TRANSCRIPT_JSONL, TRANSCRIPT_HTML],
       maxBytes: o.maxBytes ?? 256 * 1024 * 1024,
     });
@@ -279,13 +280,20 @@ async function fetchCapped(
   return Buffer.concat(chunks);
 }
 
+const inflate = promisify<Buffer, ZlibOptions, Buffer>(inflateRaw);
+
 /**
  * The entries of a zip archive named in `only` (by their full name: entries in folders, and names
  * with `..`, never match), read through the central directory, as the archive's local headers may
  * carry no sizes (general purpose flag bit 3, which archiver's streamed zips set). Stored (0) and
- * deflated (8) entries; ZIP64 sizes and offsets; CRC-32 checked.
+ * deflated (8) entries; ZIP64 sizes and offsets; CRC-32 checked. Inflating runs on libuv's thread
+ * pool, into one chunk of the entry's size: the main thread, busy with the rest of the start-up,
+ * only takes the result.
  */
-export function readZip(zip: Buffer, o: { only: string[]; maxBytes: number }): Map<string, Buffer> {
+export async function readZip(
+  zip: Buffer,
+  o: { only: string[]; maxBytes: number },
+): Promise<Map<string, Buffer>> {
   const eocd = findEndOfCentralDirectory(zip);
   let count = zip.readUInt16LE(eocd + 10);
   let cdOffset = zip.readUInt32LE(eocd + 16);
@@ -342,8 +350,10 @@ export function readZip(zip: Buffer, o: { only: string[]; maxBytes: number }): M
     const raw = zip.subarray(start, start + compressed);
     let data: Buffer;
     if (method === 0) data = Buffer.from(raw);
-    else if (method === 8) data = inflateRawSync(raw, { maxOutputLength: Math.max(1, size) });
-    else throw new Error(`${name} uses compression method ${method}`);
+    else if (method === 8) {
+      const out = Math.max(1, size);
+      data = await inflate(raw, { maxOutputLength: out, chunkSize: Math.max(64, Math.min(out, 64 << 20)) });
+    } else throw new Error(`${name} uses compression method ${method}`);
     if (data.length !== size)
       throw new Error(`${name} is ${data.length} bytes, not the ${size} its header says`);
     if (crc32(data) !== crc) throw new Error(`${name} fails its CRC-32 check`);

@@ -76,11 +76,36 @@ export interface ContextOptions {
    * images are downloaded only once it resolves true (false: none are).
    */
   allowed?: Promise<boolean>;
+  /**
+   * The issue's comments, when the caller has listed them already (listIssueComments, with
+   * `html` when images are fetched): the run's own marker search reads the same listing.
+   */
+  comments?: Promise<readonly IssueComment[]>;
 }
 
 // REST answers `body_html` (GitHub's rendering, with signed attachment URLs) beside `body` when
 // asked with this media type ("Media types" in GitHub's REST reference).
 const FULL_JSON = { accept: 'application/vnd.github.full+json' };
+
+/**
+ * The issue's (or PR's) comments, listed once for both readers: the context (with `html`, the
+ * rendering whose images it fetches) and findEarlierComment. The listing goes out before the
+ * login whose markers count is known (it is the author of this run's comment).
+ */
+export function listIssueComments(
+  github: GitHubClient,
+  o: { owner: string; repo: string; issueNumber: number; html?: boolean },
+) {
+  return github.paginate(github.rest.issues.listComments, {
+    owner: o.owner,
+    repo: o.repo,
+    issue_number: o.issueNumber,
+    per_page: 100,
+    ...(o.html ? { headers: FULL_JSON } : {}),
+  });
+}
+
+export type IssueComment = Awaited<ReturnType<typeof listIssueComments>>[number];
 
 interface RawComment {
   id: number;
@@ -197,13 +222,13 @@ export async function gatherContext(
   }
   if (task.number !== undefined) {
     try {
-      const raw = (await github.paginate(github.rest.issues.listComments, {
-        owner,
-        repo,
-        issue_number: task.number,
-        per_page: 100,
-        ...(withHtml ? { headers: FULL_JSON } : {}),
-      })) as RawComment[];
+      const raw = (await (options.comments ??
+        listIssueComments(github, {
+          owner,
+          repo,
+          issueNumber: task.number,
+          html: withHtml,
+        }))) as readonly RawComment[];
       for (const c of raw) if (c.body_html) html.set(`comment:${c.id}`, c.body_html);
       ctx.comments = earlierThan(raw, task, options, ctx.leftOut);
       const max = options.maxComments ?? 30;
@@ -301,7 +326,7 @@ async function gatherImages(
 
 /** Comments the requester could have read, as they read them: not later, not edited since. */
 function earlierThan(
-  raw: RawComment[],
+  raw: readonly RawComment[],
   task: Task,
   options: ContextOptions,
   leftOut: LeftOut,

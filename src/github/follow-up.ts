@@ -6,8 +6,9 @@ import { downloadTranscriptArtifact } from './artifact-download.js';
 import { readSessionMarker, withoutMarkers, type SessionMarker } from './comment.js';
 import type { GitHubClient } from './octokit.js';
 import { describeGitHubError } from './octokit.js';
+import { listIssueComments, type IssueComment } from './context.js';
 import { clip, sanitizeUntrusted } from './sanitize.js';
-import { parseTranscript, type SessionLine } from '../protocol/transcript.js';
+import { parseTranscript, type RecordedLine, type SessionLine } from '../protocol/transcript.js';
 import type { Message } from '../protocol/types.js';
 
 export interface EarlierComment {
@@ -37,7 +38,7 @@ export interface FindEarlierOptions {
 export async function findEarlierComment(
   github: GitHubClient,
   o: FindEarlierOptions,
-  listed: ReturnType<typeof listIssueComments> = listIssueComments(github, o),
+  listed: Promise<readonly IssueComment[]> = listIssueComments(github, o),
 ): Promise<EarlierComment | undefined> {
   const comments = await listed;
   for (let i = comments.length - 1; i >= 0; i--) {
@@ -60,29 +61,14 @@ export async function findEarlierComment(
   return { id: pr.id, url: pr.html_url, marker, body: pr.body ?? '' };
 }
 
-/**
- * The issue's comments, for findEarlierComment: listed on their own so the request can start
- * before the login whose markers count is known (it is the author of this run's comment).
- */
-export function listIssueComments(
-  github: GitHubClient,
-  o: Pick<FindEarlierOptions, 'owner' | 'repo' | 'issueNumber'>,
-) {
-  return github.paginate(github.rest.issues.listComments, {
-    owner: o.owner,
-    repo: o.repo,
-    issue_number: o.issueNumber,
-    per_page: 100,
-  });
-}
-
 /** The earlier session as this run gets it: its recorded messages, or why not and its summary. */
 export interface EarlierSession {
   comment: EarlierComment;
   runUrl: string;
   /** the branch the earlier run worked on */
   branch?: string;
-  transcript?: { session?: SessionLine; messages: Message[] };
+  /** the earlier messages, and the line of each in the downloaded transcript */
+  transcript?: { session?: SessionLine; messages: Message[]; rows: RecordedLine[] };
   /** when the transcript could not be had: why, and the earlier summary's text (sanitised) */
   fallback?: { reason: string; summary: string };
 }
@@ -133,7 +119,7 @@ export async function loadEarlierSession(
   if (!download.ok) return fallback(download.message);
   let parsed;
   try {
-    parsed = parseTranscript(download.jsonl.toString('utf8'));
+    parsed = parseTranscript(download.jsonl);
   } catch (err) {
     return fallback(`the earlier transcript could not be read (${(err as Error).message})`);
   }
@@ -146,6 +132,10 @@ export async function loadEarlierSession(
   return {
     ...out,
     ...(branch ? { branch } : {}),
-    transcript: { ...(parsed.session ? { session: parsed.session } : {}), messages: parsed.messages },
+    transcript: {
+      ...(parsed.session ? { session: parsed.session } : {}),
+      messages: parsed.messages,
+      rows: parsed.messageRows,
+    },
   };
 }

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Message, Usage } from './types.js';
@@ -67,12 +68,23 @@ export type TranscriptLine = SessionLine | MessageLine | EventLine | SummaryLine
 
 export type Redactor = (text: string) => string;
 
+/** A message's line as a transcript holds it: its text and, when read from bytes, those bytes. */
+export interface RecordedLine {
+  text: string;
+  bytes?: Uint8Array;
+}
+
 export interface TranscriptWriterOptions {
   /** Applied to each serialised line before it is written (removes secrets). */
   redact?: Redactor;
   /** Called when a write fails (disk full ...); the run goes on, the failure is reported once. */
   onError?: (err: Error) => void;
 }
+
+// The escapes JSON.stringify writes: \" \\ \b \f \n \r \t, \u00XX for the other control characters
+// and \udXXX for a lone surrogate. A line read back with any other escape (\/, \u0041, …) was not
+// written by this writer.
+const FOREIGN_ESCAPE = /\\(?:\/|u(?!00(?:0[0-7bef]|1[0-9a-f])|d[89a-f][0-9a-f]{2}))/;
 
 /** Appends lines to a JSONL file, whole lines in each write; never rewrites what it wrote. */
 export class TranscriptWriter {
@@ -105,8 +117,11 @@ export class TranscriptWriter {
   }
 
   private append(text: string): void {
+    this.appendBytes(Buffer.from(text, 'utf8'));
+  }
+
+  private appendBytes(buf: Uint8Array): void {
     if (this.fd === undefined) return;
-    const buf = Buffer.from(text, 'utf8');
     try {
       let off = 0;
       while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
@@ -124,10 +139,36 @@ export class TranscriptWriter {
     this.write({ type: 'message', message });
   }
 
-  /** Many messages (an earlier session's), a line each, in one write. */
-  messages(messages: readonly Message[]): void {
-    if (this.fd === undefined || this.failed) return;
-    this.append(messages.map((message) => this.encode({ type: 'message', message })).join(''));
+  /**
+   * Many messages (an earlier session's), a line each, in one write. `recorded[i]`, when given, is
+   * the line that holds messages[i] in the transcript it was read from (ParsedTranscript's
+   * `messageRows`): it is written as it is (its bytes, when it has them) rather than encoded
+   * again, unless it holds an escape this writer never writes (which could hide a secret's text
+   * from the redactor).
+   */
+  messages(messages: readonly Message[], recorded: readonly (RecordedLine | undefined)[] = []): void {
+    if (this.fd === undefined || this.failed || messages.length === 0) return;
+    const lines = messages.map((message, i): RecordedLine => {
+      const row = recorded[i];
+      return row && !FOREIGN_ESCAPE.test(row.text)
+        ? row
+        : { text: JSON.stringify({ type: 'message', message }) };
+    });
+    const block = `${lines.map((l) => l.text).join('\n')}\n`;
+    const redact = this.options.redact;
+    // The redactor looks for values and shapes that never span a line: when it finds something in
+    // a line, it finds it in the block. Nothing found: the lines go out as they are; else each is
+    // redacted on its own, as write() does.
+    if (redact && redact(block) !== block) {
+      this.append(lines.map((l) => `${redact(l.text)}\n`).join(''));
+      return;
+    }
+    if (!lines.some((l) => l.bytes)) {
+      this.append(block);
+      return;
+    }
+    const newline = Buffer.from('\n');
+    this.appendBytes(Buffer.concat(lines.flatMap((l) => [l.bytes ?? Buffer.from(l.text, 'utf8'), newline])));
   }
 
   event(event: EventKind, data: Record<string, unknown> = {}): void {
@@ -157,6 +198,8 @@ export function isSessionBoundary(line: TranscriptLine): boolean {
 export interface ParsedTranscript {
   session?: SessionLine;
   messages: Message[];
+  /** The line of each of `messages` as the file holds it (for TranscriptWriter.messages). */
+  messageRows: RecordedLine[];
   events: EventLine[];
   summary?: SummaryLine;
   /** Every recognised line in file order. */
@@ -169,10 +212,20 @@ export interface ParsedTranscript {
   torn: boolean;
 }
 
-/** Reads a transcript; tolerates a torn last line, unknown line types and blank lines. */
-export function parseTranscript(text: string): ParsedTranscript {
+/**
+ * Reads a transcript; tolerates a torn last line, unknown line types and blank lines. Given the
+ * file's bytes (valid UTF-8), each message's line keeps its bytes as well as its text.
+ */
+export function parseTranscript(input: string | Uint8Array): ParsedTranscript {
+  const bytes =
+    typeof input === 'string' ? undefined : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  const text = bytes ? bytes.toString('utf8') : (input as string);
+  // Byte offsets follow the text's lines only when decoding replaced nothing.
+  const byLine = bytes && isUtf8(bytes) ? bytes : undefined;
+  let at = 0;
   const out: ParsedTranscript = {
     messages: [],
+    messageRows: [],
     events: [],
     lines: [],
     unknown: [],
@@ -181,6 +234,9 @@ export function parseTranscript(text: string): ParsedTranscript {
   };
   const rows = text.split('\n');
   for (let i = 0; i < rows.length; i++) {
+    const start = at;
+    const end = byLine ? (i < rows.length - 1 ? byLine.indexOf(0x0a, at) : byLine.length) : 0;
+    at = end + 1;
     const row = rows[i]!.trim();
     if (row === '') continue;
     let value: unknown;
@@ -201,6 +257,11 @@ export function parseTranscript(text: string): ParsedTranscript {
         const line = value as MessageLine;
         if (line.message && typeof line.message === 'object' && 'role' in line.message) {
           out.messages.push(line.message);
+          out.messageRows.push(
+            byLine && row.length === rows[i]!.length
+              ? { text: row, bytes: byLine.subarray(start, end) }
+              : { text: row },
+          );
           out.lines.push(line);
         } else out.unknown.push({ lineNumber: i + 1, value });
         break;

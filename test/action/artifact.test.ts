@@ -112,7 +112,7 @@ describe('the transcript artifact', () => {
 
     // The zip holds the contract's two names, and the JSONL is the run's transcript.
     const zip = service.zipOf(artifact.id);
-    const entries = readZip(zip, { only: ['transcript.jsonl', 'transcript.html'], maxBytes: 16 << 20 });
+    const entries = await readZip(zip, { only: ['transcript.jsonl', 'transcript.html'], maxBytes: 16 << 20 });
     expect([...entries.keys()].sort()).toEqual(['transcript.html', 'transcript.jsonl']);
     const jsonl = entries.get('transcript.jsonl')!.toString('utf8');
     const html = entries.get('transcript.html')!.toString('utf8');

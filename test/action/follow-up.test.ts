@@ -167,6 +167,8 @@ describe('a new trigger where patchloop ran before', () => {
     // a slow download: the branch is ready long before the earlier transcript is, and the first
     // request must still wait for it
     service.downloadDelayMs = 1500;
+    const listings = () => gh.requestsTo('GET', new RegExp(`/issues/${one.issue.number}/comments$`)).length;
+    const listedBefore = listings();
     const two = await job({
       runId: 7002,
       issue: { number: one.issue.number, title: TITLE, body: one.issue.body },
@@ -176,6 +178,8 @@ describe('a new trigger where patchloop ran before', () => {
     }).finally(() => (service.downloadDelayMs = 0));
     expect(two.r.code, two.r.stderr.slice(-3000)).toBe(0);
     expect(two.r.outputs).toMatchObject({ conclusion: 'success', branch, 'pr-number': '2' });
+    // The context and the search for the earlier marker read one listing of the comments.
+    expect(listings() - listedBefore).toBe(1);
 
     // The first request holds run 1's conversation, every call with its result, then the new request.
     const messages = firstRequest(two.model);

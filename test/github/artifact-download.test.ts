@@ -193,7 +193,7 @@ describe('downloading an earlier run’s transcript', () => {
     expect(small).toMatchObject({ ok: false, reason: 'failed' });
     expect(small.ok === false && small.message).toMatch(/more than the 100/);
     const zip = Buffer.from(service.zipOf(up.id!));
-    const entries = readZip(zip, { only: ['transcript.jsonl'], maxBytes: 1 << 20 });
+    const entries = await readZip(zip, { only: ['transcript.jsonl'], maxBytes: 1 << 20 });
     expect(entries.get('transcript.jsonl')!.length).toBe(2000 * 12);
     // Flip one byte in the middle of the entry's deflated data: the CRC (or inflate) catches it.
     const nameAt = (at: number) => zip.toString('utf8', at + 30, at + 30 + zip.readUInt16LE(at + 26));
@@ -203,6 +203,6 @@ describe('downloading an earlier run’s transcript', () => {
     const data = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
     const at = data + 20;
     zip[at] = zip[at]! ^ 0xff;
-    expect(() => readZip(zip, { only: ['transcript.jsonl'], maxBytes: 1 << 20 })).toThrow();
+    await expect(readZip(zip, { only: ['transcript.jsonl'], maxBytes: 1 << 20 })).rejects.toThrow();
   });
 });

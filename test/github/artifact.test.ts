@@ -108,7 +108,7 @@ describe('the transcript upload', () => {
     writeFileSync(zipPath, zip);
     const listing = tryUnzipList(zipPath);
     if (listing !== undefined) expect(listing.sort()).toEqual(['transcript.html', 'transcript.jsonl']);
-    const entries = readZip(zip, { only: ['transcript.jsonl', 'transcript.html'], maxBytes: 1 << 20 });
+    const entries = await readZip(zip, { only: ['transcript.jsonl', 'transcript.html'], maxBytes: 1 << 20 });
     expect(entries.get('transcript.jsonl')!.toString('utf8')).toBe(jsonl);
     expect(entries.get('transcript.html')!.toString('utf8')).toContain('<html>');
   });

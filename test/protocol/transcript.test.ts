@@ -1,7 +1,9 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createRedactor } from '../../src/protocol/redact.js';
 import { parseTranscript, TranscriptWriter } from '../../src/protocol/transcript.js';
 import { emptyUsage, type AssistantMessage, type ToolResultMessage } from '../../src/protocol/types.js';
 
@@ -125,6 +127,97 @@ describe('transcript', () => {
     expect(text.trim().split('\n')).toHaveLength(5);
     expect(text).not.toContain('hunter2secret');
     expect(parseTranscript(text).messages).toHaveLength(5);
+  });
+
+  it('copies the lines an earlier transcript holds as they are, and redacts them as line by line', () => {
+    const secret = 'hunter2-secret-value';
+    const redact = createRedactor([secret]);
+    const token = `ghp_${'a1B2'.repeat(9)}`;
+    // Pieces a line may start or end with, among them the two ends of a PEM key in different
+    // messages (a block redacted whole would take everything between them).
+    const piece = fc.oneof(
+      fc.string(),
+      fc.constantFrom(
+        secret,
+        token,
+        '-----BEGIN RSA PRIVATE KEY-----',
+        '-----END RSA PRIVATE KEY-----',
+        'é’…',
+        '\\u0041 in code',
+        '\u0007',
+        '\n',
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.array(piece, { maxLength: 4 }), { minLength: 1, maxLength: 6 }), (texts) => {
+        const messages = texts.map((parts, i) => ({
+          role: 'user' as const,
+          content: parts.join(' '),
+          timestamp: i,
+        }));
+        const [earlier, one, copied] = [tempFile(), tempFile(), tempFile()];
+        const plain = new TranscriptWriter(earlier); // the earlier run knew none of these secrets
+        for (const m of messages) plain.message(m);
+        plain.close();
+        const read = parseTranscript(readFileSync(earlier));
+        expect(read.messageRows).toHaveLength(messages.length);
+        expect(read.messageRows.every((r) => r.bytes !== undefined)).toBe(true);
+        const a = new TranscriptWriter(one, { redact });
+        for (const m of read.messages) a.message(m);
+        a.close();
+        const b = new TranscriptWriter(copied, { redact });
+        b.messages(read.messages, read.messageRows);
+        b.close();
+        const text = readFileSync(copied, 'utf8');
+        expect(text).toBe(readFileSync(one, 'utf8'));
+        expect(text).not.toContain(secret);
+        expect(text).not.toContain(token);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('takes a recorded line as it stands, but encodes anew one with an escape it never writes', () => {
+    const path = tempFile();
+    const redact = createRedactor(['hunter2-secret-value']);
+    // Keys in another order: the line is copied, not encoded again.
+    const asRecorded = '{"message":{"role":"user","content":"first","timestamp":1},"type":"message"}';
+    // \u0068 is "h": a line written by hand hides the secret's text from a redactor of the raw line.
+    const hiding =
+      '{"type":"message","message":{"role":"user","content":"key \\u0068unter2-secret-value","timestamp":2}}';
+    const read = parseTranscript(Buffer.from(`${asRecorded}\n${hiding}\n`));
+    expect(read.messages[1]!.content).toBe('key hunter2-secret-value');
+    const w = new TranscriptWriter(path, { redact });
+    w.messages(read.messages, read.messageRows);
+    w.close();
+    const lines = readFileSync(path, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe(asRecorded);
+    expect(lines[1]).toBe(
+      '{"type":"message","message":{"role":"user","content":"key [REDACTED]","timestamp":2}}',
+    );
+  });
+
+  it('keeps the bytes of each message line only where they are the line’s text', () => {
+    const one = '{"type":"message","message":{"role":"user","content":"café","timestamp":1}}';
+    const two = '{"type":"message","message":{"role":"user","content":"two","timestamp":2}}';
+    const read = parseTranscript(
+      Buffer.from(`{"type":"event","event":"x","timestamp":0}\n${one}\n  ${two}\r\n`),
+    );
+    expect(read.messageRows.map((r) => r.text)).toEqual([one, two]);
+    expect(Buffer.from(read.messageRows[0]!.bytes!).toString('utf8')).toBe(one);
+    // the second line has spaces and a CR around it: its text is kept without them, and no bytes
+    expect(read.messageRows[1]!.bytes).toBeUndefined();
+    // not UTF-8 (a stray 0xff byte): the texts only, as decoded
+    const broken = parseTranscript(
+      Buffer.concat([Buffer.from(`${one}\n`), Buffer.from([0xff, 0x0a]), Buffer.from(two)]),
+    );
+    expect(broken.messages).toHaveLength(2);
+    expect(broken.messageRows.every((r) => r.bytes === undefined)).toBe(true);
+    const path = tempFile();
+    const w = new TranscriptWriter(path);
+    w.messages(read.messages, read.messageRows);
+    w.close();
+    expect(readFileSync(path, 'utf8')).toBe(`${one}\n${two}\n`);
   });
 
   it('reports a failed write once and keeps the run going', () => {

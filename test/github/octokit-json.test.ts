@@ -1,0 +1,65 @@
+import fc from 'fast-check';
+import { JSONParse as libraryParse, JSONStringify as libraryStringify } from 'json-with-bigint';
+import { describe, expect, it } from 'vitest';
+import { JSONParse, JSONStringify } from '../../src/github/octokit-json.js';
+
+// The bundle's stand-in for json-with-bigint (scripts/bundle.mjs): the same values as the library
+// for every text and value, BigInts included.
+
+/** JSON texts as GitHub might answer, with integers of any size and strings that look like the library's marks. */
+const texts = fc.oneof(
+  fc.json(),
+  fc
+    .array(
+      fc.oneof(
+        fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map(String),
+        fc.bigInt({ min: 0n, max: 10n ** 20n }).map((n) => JSON.stringify(`${n}n`)),
+        fc.integer().map((n) => JSON.stringify({ id: n, body: `${n}` })),
+        fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
+        fc.string().map((s) => JSON.stringify(s)),
+      ),
+    )
+    .map((xs) => `[${xs.join(',')}]`),
+);
+
+describe('octokit-json', () => {
+  it('parses every text to what json-with-bigint gives', () => {
+    fc.assert(
+      fc.property(texts, (text) => {
+        expect(JSONParse(text)).toEqual(libraryParse(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('keeps integers past 2^53 exact, as BigInts, and reads the usual answer as JSON.parse does', () => {
+    const big = '{"id":12345678901234567890,"small":9007199254740991,"text":"12345678901234567890n"}';
+    expect(JSONParse(big)).toEqual({
+      id: 12345678901234567890n,
+      small: 9007199254740991,
+      text: '12345678901234567890n',
+    });
+    const usual = '[{"id":2190123456,"body":"fix it","user":{"login":"alice"}}]';
+    expect(JSONParse(usual)).toEqual(JSON.parse(usual));
+    expect(() => JSONParse('')).toThrow(SyntaxError);
+    expect(() => JSONParse('{"a":')).toThrow(SyntaxError);
+  });
+
+  it('serialises every value to what json-with-bigint gives, BigInts included', () => {
+    const values = fc.oneof(
+      fc.jsonValue(),
+      fc.dictionary(
+        fc.string(),
+        fc.oneof(fc.bigInt(), fc.string(), fc.integer(), fc.constant(null), fc.boolean()),
+      ),
+    );
+    fc.assert(
+      fc.property(values, fc.constantFrom(undefined, 2), (value, space) => {
+        expect(JSONStringify(value, null, space)).toBe(libraryStringify(value, null, space));
+        expect(JSONStringify(value)).toBe(libraryStringify(value));
+      }),
+      { numRuns: 500 },
+    );
+    expect(JSONStringify({ id: 12345678901234567890n })).toBe('{"id":12345678901234567890}');
+  });
+});
