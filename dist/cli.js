@@ -16,7 +16,7 @@ Usage:
 
 Run \`patchloop COMMAND --help\` for a command's options.
   --help       show this text
-  --version    print the version`,l={run:o(async()=>(await import("./chunks/run-RGTRRY6J.js")).runCommand,"run"),tool:o(async()=>(await import("./chunks/tool-LJZ2VM2O.js")).toolCommand,"tool"),inspect:o(async()=>(await import("./chunks/inspect-U6ZLAPTI.js")).inspectCommand,"inspect"),export:o(async()=>(await import("./chunks/export-EBBBRY35.js")).exportCommand,"export"),replay:o(async()=>(await import("./chunks/replay-ZCXWSPGC.js")).replayCommand,"replay")};async function d(r,e){let[t,...u]=r;if(t===void 0||t==="--help"||t==="-h"||t==="help")return(t===void 0?e.stderr:e.stdout).write(`${m}
+  --version    print the version`,l={run:o(async()=>(await import("./chunks/run-RCG7GS2P.js")).runCommand,"run"),tool:o(async()=>(await import("./chunks/tool-LJZ2VM2O.js")).toolCommand,"tool"),inspect:o(async()=>(await import("./chunks/inspect-M5IHSXVO.js")).inspectCommand,"inspect"),export:o(async()=>(await import("./chunks/export-GGQO5YZ3.js")).exportCommand,"export"),replay:o(async()=>(await import("./chunks/replay-HNDUC262.js")).replayCommand,"replay")};async function d(r,e){let[t,...u]=r;if(t===void 0||t==="--help"||t==="-h"||t==="help")return(t===void 0?e.stderr:e.stdout).write(`${m}
 `),t===void 0?2:0;if(t==="--version"||t==="-v")return e.stdout.write(`${i.version}
 `),0;let s=Object.hasOwn(l,t)?l[t]:void 0;if(!s)return e.stderr.write(`patchloop: unknown command "${t}"
 

@@ -71,6 +71,7 @@ export type Redactor = (text: string) => string;
 /** A message's line as a transcript holds it: its text and, when read from bytes, those bytes. */
 export interface RecordedLine {
   text: string;
+  /** the line's bytes, with the newline that ends it (the file's last line may have none) */
   bytes?: Uint8Array;
 }
 
@@ -85,6 +86,8 @@ export interface TranscriptWriterOptions {
 // and \udXXX for a lone surrogate. A line read back with any other escape (\/, \u0041, …) was not
 // written by this writer.
 const FOREIGN_ESCAPE = /\\(?:\/|u(?!00(?:0[0-7bef]|1[0-9a-f])|d[89a-f][0-9a-f]{2}))/;
+
+const NEWLINE = Buffer.from('\n');
 
 /** Appends lines to a JSONL file, whole lines in each write; never rewrites what it wrote. */
 export class TranscriptWriter {
@@ -140,35 +143,54 @@ export class TranscriptWriter {
   }
 
   /**
-   * Many messages (an earlier session's), a line each, in one write. `recorded[i]`, when given, is
-   * the line that holds messages[i] in the transcript it was read from (ParsedTranscript's
-   * `messageRows`): it is written as it is (its bytes, when it has them) rather than encoded
-   * again, unless it holds an escape this writer never writes (which could hide a secret's text
-   * from the redactor).
+   * Many messages (an earlier session's), a line each, in few writes, each line redacted as by
+   * write(). `recorded[i]`, when given, is the line that holds messages[i] in the transcript it was
+   * read from (ParsedTranscript's `messageRows`): it is written as it stands (its very bytes when
+   * the redactor leaves it unchanged) rather than encoded again, unless it holds an escape this
+   * writer never writes, which could hide a secret's text from the redactor.
    */
   messages(messages: readonly Message[], recorded: readonly (RecordedLine | undefined)[] = []): void {
     if (this.fd === undefined || this.failed || messages.length === 0) return;
-    const lines = messages.map((message, i): RecordedLine => {
-      const row = recorded[i];
-      return row && !FOREIGN_ESCAPE.test(row.text)
-        ? row
-        : { text: JSON.stringify({ type: 'message', message }) };
-    });
-    const block = `${lines.map((l) => l.text).join('\n')}\n`;
     const redact = this.options.redact;
-    // The redactor looks for values and shapes that never span a line: when it finds something in
-    // a line, it finds it in the block. Nothing found: the lines go out as they are; else each is
-    // redacted on its own, as write() does.
-    if (redact && redact(block) !== block) {
-      this.append(lines.map((l) => `${redact(l.text)}\n`).join(''));
-      return;
-    }
-    if (!lines.some((l) => l.bytes)) {
-      this.append(block);
-      return;
-    }
-    const newline = Buffer.from('\n');
-    this.appendBytes(Buffer.concat(lines.flatMap((l) => [l.bytes ?? Buffer.from(l.text, 'utf8'), newline])));
+    const pieces: Uint8Array[] = [];
+    let read = false; // whether the last piece is a span of what was read
+    let text = ''; // lines to encode, in order, before the next span
+    const flush = () => {
+      if (!text) return;
+      pieces.push(Buffer.from(text, 'utf8'));
+      text = '';
+      read = false;
+    };
+    messages.forEach((message, i) => {
+      const row = recorded[i];
+      const line =
+        row && !FOREIGN_ESCAPE.test(row.text) ? row.text : JSON.stringify({ type: 'message', message });
+      const redacted = redact ? redact(line) : line;
+      if (!row?.bytes || redacted !== row.text) {
+        text += `${redacted}\n`;
+        return;
+      }
+      flush();
+      const bytes =
+        row.bytes[row.bytes.length - 1] === 0x0a ? row.bytes : Buffer.concat([row.bytes, NEWLINE]);
+      const last = pieces[pieces.length - 1];
+      // lines that lie one after another in what was read go out as one span of it
+      if (
+        read &&
+        last &&
+        last.buffer === bytes.buffer &&
+        last.byteOffset + last.byteLength === bytes.byteOffset
+      )
+        pieces[pieces.length - 1] = new Uint8Array(
+          bytes.buffer,
+          last.byteOffset,
+          last.byteLength + bytes.byteLength,
+        );
+      else pieces.push(bytes);
+      read = bytes === row.bytes;
+    });
+    flush();
+    for (const piece of pieces) if (!this.failed) this.appendBytes(piece);
   }
 
   event(event: EventKind, data: Record<string, unknown> = {}): void {
@@ -212,17 +234,45 @@ export interface ParsedTranscript {
   torn: boolean;
 }
 
+interface RawLine {
+  text: string;
+  /** the line's bytes with its newline, when read from valid UTF-8 */
+  bytes?: Uint8Array;
+  last: boolean;
+}
+
+/**
+ * The lines of a transcript. Valid UTF-8 is decoded line by line, each line beside its bytes: a
+ * line of ASCII then stays a one-byte string, which JSON.parse reads several times faster than a
+ * slice of the whole file decoded at once (as wide as its widest character).
+ */
+function* rawLines(input: string | Uint8Array): Generator<RawLine> {
+  if (typeof input !== 'string') {
+    const buf = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+    if (isUtf8(buf)) {
+      for (let at = 0; ;) {
+        const nl = buf.indexOf(0x0a, at);
+        const end = nl < 0 ? buf.length : nl;
+        yield {
+          text: buf.toString('utf8', at, end),
+          bytes: buf.subarray(at, nl < 0 ? end : end + 1),
+          last: nl < 0,
+        };
+        if (nl < 0) return;
+        at = end + 1;
+      }
+    }
+    input = buf.toString('utf8');
+  }
+  const rows = input.split('\n');
+  for (let i = 0; i < rows.length; i++) yield { text: rows[i]!, last: i === rows.length - 1 };
+}
+
 /**
  * Reads a transcript; tolerates a torn last line, unknown line types and blank lines. Given the
- * file's bytes (valid UTF-8), each message's line keeps its bytes as well as its text.
+ * file's bytes, each message's line keeps its bytes as well as its text.
  */
 export function parseTranscript(input: string | Uint8Array): ParsedTranscript {
-  const bytes =
-    typeof input === 'string' ? undefined : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
-  const text = bytes ? bytes.toString('utf8') : (input as string);
-  // Byte offsets follow the text's lines only when decoding replaced nothing.
-  const byLine = bytes && isUtf8(bytes) ? bytes : undefined;
-  let at = 0;
   const out: ParsedTranscript = {
     messages: [],
     messageRows: [],
@@ -232,19 +282,17 @@ export function parseTranscript(input: string | Uint8Array): ParsedTranscript {
     invalid: [],
     torn: false,
   };
-  const rows = text.split('\n');
-  for (let i = 0; i < rows.length; i++) {
-    const start = at;
-    const end = byLine ? (i < rows.length - 1 ? byLine.indexOf(0x0a, at) : byLine.length) : 0;
-    at = end + 1;
-    const row = rows[i]!.trim();
+  let lineNumber = 0;
+  for (const raw of rawLines(input)) {
+    lineNumber++;
+    const row = raw.text.trim();
     if (row === '') continue;
     let value: unknown;
     try {
       value = JSON.parse(row);
     } catch {
-      if (i === rows.length - 1) out.torn = true;
-      out.invalid.push({ lineNumber: i + 1, text: row.slice(0, 200) });
+      if (raw.last) out.torn = true;
+      out.invalid.push({ lineNumber, text: row.slice(0, 200) });
       continue;
     }
     const type = value && typeof value === 'object' ? (value as { type?: unknown }).type : undefined;
@@ -257,13 +305,12 @@ export function parseTranscript(input: string | Uint8Array): ParsedTranscript {
         const line = value as MessageLine;
         if (line.message && typeof line.message === 'object' && 'role' in line.message) {
           out.messages.push(line.message);
+          // a line with spaces or a CR around it is kept as its text only
           out.messageRows.push(
-            byLine && row.length === rows[i]!.length
-              ? { text: row, bytes: byLine.subarray(start, end) }
-              : { text: row },
+            raw.bytes && row.length === raw.text.length ? { text: row, bytes: raw.bytes } : { text: row },
           );
           out.lines.push(line);
-        } else out.unknown.push({ lineNumber: i + 1, value });
+        } else out.unknown.push({ lineNumber, value });
         break;
       }
       case 'event':
@@ -275,7 +322,7 @@ export function parseTranscript(input: string | Uint8Array): ParsedTranscript {
         out.lines.push(value as SummaryLine);
         break;
       default:
-        out.unknown.push({ lineNumber: i + 1, value });
+        out.unknown.push({ lineNumber, value });
     }
   }
   return out;

@@ -198,15 +198,22 @@ describe('transcript', () => {
   });
 
   it('keeps the bytes of each message line only where they are the line’s text', () => {
-    const one = '{"type":"message","message":{"role":"user","content":"café","timestamp":1}}';
-    const two = '{"type":"message","message":{"role":"user","content":"two","timestamp":2}}';
+    const line = (n: number, content: string) =>
+      `{"type":"message","message":{"role":"user","content":"${content}","timestamp":${n}}}`;
+    const [one, two, three, four] = [line(1, 'café'), line(2, 'two'), line(3, 'three'), line(4, 'last')];
     const read = parseTranscript(
-      Buffer.from(`{"type":"event","event":"x","timestamp":0}\n${one}\n  ${two}\r\n`),
+      Buffer.from(`{"type":"event","event":"x","timestamp":0}\n${one}\n${two}\n  ${three}\r\n${four}`),
     );
-    expect(read.messageRows.map((r) => r.text)).toEqual([one, two]);
-    expect(Buffer.from(read.messageRows[0]!.bytes!).toString('utf8')).toBe(one);
-    // the second line has spaces and a CR around it: its text is kept without them, and no bytes
-    expect(read.messageRows[1]!.bytes).toBeUndefined();
+    expect(read.messageRows.map((r) => r.text)).toEqual([one, two, three, four]);
+    const bytesOf = (i: number) => {
+      const b = read.messageRows[i]!.bytes;
+      return b && Buffer.from(b).toString('utf8');
+    };
+    expect([bytesOf(0), bytesOf(1)]).toEqual([`${one}\n`, `${two}\n`]);
+    // the third line has spaces and a CR around it: its text is kept without them, and no bytes
+    expect(bytesOf(2)).toBeUndefined();
+    // the file's last line has no newline
+    expect(bytesOf(3)).toBe(four);
     // not UTF-8 (a stray 0xff byte): the texts only, as decoded
     const broken = parseTranscript(
       Buffer.concat([Buffer.from(`${one}\n`), Buffer.from([0xff, 0x0a]), Buffer.from(two)]),
@@ -217,7 +224,7 @@ describe('transcript', () => {
     const w = new TranscriptWriter(path);
     w.messages(read.messages, read.messageRows);
     w.close();
-    expect(readFileSync(path, 'utf8')).toBe(`${one}\n${two}\n`);
+    expect(readFileSync(path, 'utf8')).toBe(`${one}\n${two}\n${three}\n${four}\n`);
   });
 
   it('reports a failed write once and keeps the run going', () => {
