@@ -2,9 +2,9 @@
 // (scripts/bundle.mjs puts this module in place of json-with-bigint for @octokit/request). That
 // library reads every answer twice so that integers beyond 2^53 become BigInts: a regular
 // expression over the whole text, then JSON.parse with a reviver called for every value. An
-// integer that large needs sixteen digits in a row, which GitHub's answers do not hold (ids are
-// far smaller), so a text without such a run is parsed by JSON.parse alone, with the same result;
-// any other text, and any call with a reviver or replacer, goes to the library as before.
+// integer that large needs sixteen digits in a row: a text without such a run (GitHub's ids are
+// far shorter) is parsed by JSON.parse alone, with the same result; any other text, and any call
+// with a reviver or replacer, goes to the library as before.
 import { JSONParse as parseWithBigInts, JSONStringify as stringifyWithBigInts } from 'json-with-bigint';
 
 const SIXTEEN_DIGITS = /\d{16}/;
