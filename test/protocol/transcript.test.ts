@@ -201,8 +201,12 @@ describe('transcript', () => {
     const line = (n: number, content: string) =>
       `{"type":"message","message":{"role":"user","content":"${content}","timestamp":${n}}}`;
     const [one, two, three, four] = [line(1, 'café'), line(2, 'two'), line(3, 'three'), line(4, 'last')];
+    // an event between two messages: their lines are copied, but not as one span
+    const event = '{"type":"event","event":"retry","timestamp":5}';
     const read = parseTranscript(
-      Buffer.from(`{"type":"event","event":"x","timestamp":0}\n${one}\n${two}\n  ${three}\r\n${four}`),
+      Buffer.from(
+        `{"type":"event","event":"x","timestamp":0}\n${one}\n${event}\n${two}\n  ${three}\r\n${four}`,
+      ),
     );
     expect(read.messageRows.map((r) => r.text)).toEqual([one, two, three, four]);
     const bytesOf = (i: number) => {
