@@ -16,6 +16,9 @@
 // `::debug::` lines, which the runner shows with ACTIONS_STEP_DEBUG) and the arrival of its GitHub
 // requests at the fake, medians of each kind. GitHub, the artifact service and the provider are
 // loopback fakes; every run gets a fresh clone of a bare origin, as actions/checkout gives it.
+// BASELINE=path/to/index.js adds two kinds, A and B' run by that other build (an older commit's
+// bundle), to each round, and prints the two builds' B' − A round by round: the comparison of two
+// builds that the machine's drift between rounds does not colour.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -157,6 +160,8 @@ try {
     modelUrl: string;
     inputs?: Record<string, string>;
     firstRequest?: Promise<number>;
+    /** another build of the action (BASELINE) */
+    script?: string;
   }) => {
     const runId = nextRun++;
     const dir = join(tmp, `run-${nextDir++}`);
@@ -217,7 +222,7 @@ try {
     };
     const wall = Date.now();
     const t0 = performance.now();
-    const child = spawn(process.execPath, [script], {
+    const child = spawn(process.execPath, [o.script ?? script], {
       cwd: workspace,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -331,11 +336,17 @@ try {
   const bodyBytes = (i: number) => Buffer.byteLength(model.requests[i]?.raw ?? '');
 
   /** A: a new issue, its first `/patchloop` comment. */
-  const firstStart = async (round: number): Promise<Start> => {
+  const firstStart = async (round: number, build?: string): Promise<Start> => {
     const issue = github.addIssue({ title: `First run ${round}`, body: 'div(1, 0) should be 0' });
     const trigger = github.addComment(issue.number, { body: '/patchloop please fix this', author: 'alice' });
     const seen = model.requests.length;
-    const r = await launch({ issue, trigger, modelUrl: model.url, firstRequest: firstRequest() });
+    const r = await launch({
+      issue,
+      trigger,
+      modelUrl: model.url,
+      firstRequest: firstRequest(),
+      ...(build ? { script: build } : {}),
+    });
     const messages = (model.requests[seen]?.body as { messages?: unknown[] } | undefined)?.messages;
     if (messages?.length !== 1) throw new Error(`a first run sent ${messages?.length} messages, not 1`);
     return { ...r, requests: requestsSince(r.wall, issue.number), bodyBytes: bodyBytes(seen) };
@@ -346,7 +357,7 @@ try {
    * run posts (its own marked comment) is taken off again, so each round finds the issue as the
    * earlier run left it.
    */
-  const followUpStart = async (earlier: typeof short): Promise<Start> => {
+  const followUpStart = async (earlier: typeof short, build?: string): Promise<Start> => {
     const before = new Set(github.issueComments.map((c) => c.id));
     const trigger = github.addComment(earlier.issue.number, {
       body: '/patchloop also handle NaN',
@@ -359,6 +370,7 @@ try {
         trigger,
         modelUrl: model.url,
         firstRequest: firstRequest(),
+        ...(build ? { script: build } : {}),
       });
       const messages = (model.requests[seen]?.body as { messages?: unknown[] } | undefined)?.messages;
       if (
@@ -433,13 +445,21 @@ try {
 
   const kinds = ['node', 'A', 'B', "B'", 'C', "C'"] as const;
   type Kind = (typeof kinds)[number];
+  const baseline = process.env.BASELINE ? resolve(process.env.BASELINE) : undefined;
+  const order: (Kind | 'base A' | "base B'")[] = [
+    ...kinds,
+    ...(baseline ? (['base A', "base B'"] as const) : []),
+  ];
   const starts: Record<'A' | 'B' | "B'", Start[]> = { A: [], B: [], "B'": [] };
   const ms: Record<Kind, number[]> = { node: [], A: [], B: [], "B'": [], C: [], "C'": [] };
   const unpack: Record<'C' | "C'", number[]> = { C: [], "C'": [] };
+  const base: Record<'A' | "B'", number[]> = { A: [], "B'": [] };
   for (let round = 0; round < RUNS; round++) {
-    for (let k = 0; k < kinds.length; k++) {
-      const kind = kinds[(k + round) % kinds.length]!;
-      if (kind === 'node') ms.node.push(await bare());
+    for (let k = 0; k < order.length; k++) {
+      const kind = order[(k + round) % order.length]!;
+      if (kind === 'base A') base.A.push((await firstStart(round, baseline)).firstMs!);
+      else if (kind === "base B'") base["B'"].push((await followUpStart(long, baseline)).firstMs!);
+      else if (kind === 'node') ms.node.push(await bare());
       else if (kind === 'C' || kind === "C'") {
         const d = await download((kind === 'C' ? short : long).marker);
         ms[kind].push(d.ms);
@@ -551,6 +571,21 @@ try {
   console.log(
     `  tools and provider ready → first request      A ${tail(starts.A).toFixed(0)} / B ${tail(starts.B).toFixed(0)} / B' ${tail(starts["B'"]).toFixed(0)} ms (a mark to an arrival)`,
   );
+  if (baseline) {
+    const gaps = (a: number[], l: number[]) => l.map((x, i) => x - a[i]!);
+    const [now, then] = [gaps(ms.A, ms["B'"]), gaps(base.A, base["B'"])];
+    console.log(`this build against BASELINE (${baseline}), the same rounds:`);
+    line('A  this build', ms.A);
+    line('A  baseline', base.A);
+    line("B' this build", ms["B'"]);
+    line("B' baseline", base["B'"]);
+    line("B' − A per round, this build", now);
+    line("B' − A per round, baseline", then);
+    line(
+      "(B' − A) this build − baseline, per round",
+      now.map((x, i) => x - then[i]!),
+    );
+  }
 } finally {
   for (const close of closers) await close();
   await gh?.stop();
