@@ -343,12 +343,11 @@ async function findEarlier(
   },
 ): Promise<EarlierSession | undefined> {
   const { task, inputs } = s;
-  if (!inputs.continueSession || task.number === undefined) return undefined;
+  // The listing went out beside the permission check (for any task with a number); which
+  // markers count is known once this run's comment is posted.
+  const listed = s.commentsListed;
+  if (!inputs.continueSession || task.number === undefined || !listed) return undefined;
   const where = { owner: task.owner, repo: task.repo, issueNumber: task.number };
-  // the listing went out beside the permission check; which markers count is known once this
-  // run's comment is posted
-  const listed = s.commentsListed ?? listIssueComments(s.github, where);
-  listed.catch(() => undefined);
   // The first run on an issue (no comment carries a session marker at all) needs no wait for the
   // comment's post, which tells whose markers count; a PR may carry one in its body instead.
   if (!task.isPullRequest) {
