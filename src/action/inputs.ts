@@ -37,7 +37,24 @@ export interface ActionInputs {
   /** Images of the issue, PR and comments given to a model that takes them (CONTRACT §5). */
   images: boolean;
   dryRun: boolean;
+  /** fix: change code and deliver it; review: review a pull request (CONTRACT §9). */
+  mode: RunMode;
+  /** The output-schema input as given: inline JSON or a workspace path; '' when unset. */
+  outputSchema: string;
+  /** The mcp-config input as given: inline JSON or a path in the base branch's workspace; '' when unset. */
+  mcpConfig: string;
+  /** Tool names and `*` patterns offered; empty: every tool the other inputs allow. */
+  allowedTools: string[];
+  /** What commands may reach on the network (CONTRACT §2, §6). */
+  commandNetwork: CommandNetwork;
+  /** all: one job; agent: no write token, a delivery artifact; deliver: apply that artifact (CONTRACT §11). */
+  stage: RunStage;
 }
+
+export type RunMode = 'fix' | 'review';
+export type RunStage = 'all' | 'agent' | 'deliver';
+/** none: loopback in the command's own namespace; hosts: HTTP(S) to these through patchloop's proxy; all: unrestricted. */
+export type CommandNetwork = { kind: 'none' } | { kind: 'all' } | { kind: 'hosts'; hosts: string[] };
 
 export class InputError extends Error {
   constructor(message: string) {
@@ -66,6 +83,9 @@ const DEFAULTS: Record<string, string> = {
   'continue-session': 'true',
   images: 'true',
   'dry-run': 'false',
+  mode: 'fix',
+  'command-network': 'none',
+  stage: 'all',
 };
 
 /** Splits a list input on commas and newlines. */
@@ -129,6 +149,12 @@ export function readInputs(read: InputReader): ActionInputs {
       `Input command-env lists names of environment variables (comma- or newline-separated); "${badName}" is not one.`,
     );
   const phrase = get('trigger-phrase');
+  const mode = get('mode').toLowerCase();
+  if (mode !== 'fix' && mode !== 'review')
+    throw new InputError(`Input mode must be fix or review; got "${get('mode')}".`);
+  const stage = get('stage').toLowerCase();
+  if (stage !== 'all' && stage !== 'agent' && stage !== 'deliver')
+    throw new InputError(`Input stage must be all, agent or deliver; got "${get('stage')}".`);
   return {
     githubToken,
     triggerPhrase: phrase,
@@ -158,7 +184,31 @@ export function readInputs(read: InputReader): ActionInputs {
     continueSession: bool('continue-session'),
     images: bool('images'),
     dryRun: bool('dry-run'),
+    mode,
+    outputSchema: read('output-schema').trim(),
+    mcpConfig: read('mcp-config').trim(),
+    allowedTools: listInput(get('allowed-tools')),
+    commandNetwork: commandNetworkInput(get('command-network')),
+    stage,
   };
+}
+
+// A host name as the proxy compares it: letters, digits, hyphens and dots, optionally led by `*.`
+// for any subdomain. Ports, schemes and paths are not part of it.
+const HOST_PATTERN = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
+
+/** `command-network`: none, all, or a list of host names (comma- or newline-separated). */
+export function commandNetworkInput(raw: string): CommandNetwork {
+  const v = raw.trim().toLowerCase();
+  if (v === '' || v === 'none') return { kind: 'none' };
+  if (v === 'all') return { kind: 'all' };
+  const hosts = listInput(v);
+  const bad = hosts.find((h) => !HOST_PATTERN.test(h));
+  if (bad !== undefined)
+    throw new InputError(
+      `Input command-network is none, all, or host names such as registry.npmjs.org or *.pythonhosted.org (comma- or newline-separated); "${bad}" is not a host name.`,
+    );
+  return { kind: 'hosts', hosts };
 }
 
 /** `issue-number`: empty, or a positive whole number (a leading `#` is accepted). */
