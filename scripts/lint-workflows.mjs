@@ -23,7 +23,10 @@ export async function lintWorkflows(files) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const files = process.argv.length > 2 ? process.argv.slice(2) : workflowFiles('examples');
+  const files =
+    process.argv.length > 2
+      ? process.argv.slice(2)
+      : [...workflowFiles('examples'), ...workflowFiles('.github/workflows')];
   const problems = await lintWorkflows(files);
   for (const p of problems) {
     console.error(`${relative(process.cwd(), p.file)}:${p.line}:${p.column}: ${p.message} [${p.kind}]`);
