@@ -13,6 +13,11 @@ export interface CommandSpec {
   env: Record<string, string>;
   /** The command's time limit, when it has one (the sandbox bounds its CPU time by it). */
   timeoutMs?: number;
+  /**
+   * Variables for this command alone, past the allow-list (an MCP server's configured `env`): the
+   * caller vouches for them, and no other command ever gets them.
+   */
+  ownEnv?: Record<string, string>;
 }
 
 export interface CommandSandbox {
