@@ -17,6 +17,9 @@ import type { UserMessage } from '../protocol/types.js';
 import type { Provider } from '../providers/types.js';
 import { createSessionProvider } from '../providers/session.js';
 import { createWorkspaceTools } from '../tools/index.js';
+import { filterAllowedTools } from '../tools/allowed.js';
+import type { AnyAgentTool } from '../protocol/tool.js';
+import { loadMcpConfig, startRunMcp } from './mcp.js';
 import { ProgressBoard } from './progress.js';
 import type { PreparedWork } from './start-up.js';
 import { mark, type RunState } from './state.js';
@@ -40,8 +43,8 @@ export async function runAgentPhase(
   provider: Provider,
   signal: AbortSignal,
 ): Promise<AgentResult> {
-  const { inputs, task, runner } = s;
-  const { sandbox, plan, context, checkout } = work;
+  const { inputs, runner } = s;
+  const { sandbox, context, checkout } = work;
   const commands = sandbox.kind === 'isolated' || inputs.allowUnisolatedCommands;
   const allowBash = inputs.allowBash && commands;
   if (sandbox.kind === 'isolated') {
@@ -56,7 +59,7 @@ export async function runAgentPhase(
     );
   }
 
-  const tools = createWorkspaceTools({
+  const builtIn = createWorkspaceTools({
     root: runner.workspace,
     protectedPaths: inputs.protectedPaths,
     testCommand: inputs.testCommand || undefined,
@@ -68,6 +71,34 @@ export async function runAgentPhase(
     env: s.env,
     git: checkout.toolGit(),
   });
+  const mcpServers = await loadMcpConfig(s, context.pr);
+  const mcp = mcpServers
+    ? await startRunMcp(s, mcpServers, {
+        commands,
+        sandbox: sandbox.kind === 'isolated' ? sandbox.sandbox : undefined,
+        commandsReady: work.ready,
+      })
+    : undefined;
+  try {
+    return await runWithTools(s, work, provider, signal, [...builtIn, ...(mcp?.tools ?? [])], allowBash);
+  } finally {
+    await mcp?.close();
+  }
+}
+
+async function runWithTools(
+  s: RunState,
+  work: PreparedWork,
+  provider: Provider,
+  signal: AbortSignal,
+  offered: AnyAgentTool[],
+  allowBash: boolean,
+): Promise<AgentResult> {
+  const { inputs, task, runner } = s;
+  const { sandbox, plan, context } = work;
+  const { tools, leftOut } = filterAllowedTools(offered, inputs.allowedTools);
+  if (leftOut.length > 0) core.info(`patchloop: allowed-tools leaves out ${leftOut.join(', ')}.`);
+  allowBash &&= tools.some((t) => t.name === 'bash');
   const transcript = (s.transcript = new TranscriptWriter(s.transcriptPath, {
     redact: s.redact,
     onError: (err) =>

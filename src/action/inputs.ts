@@ -2,6 +2,7 @@
 import { isPermissionLevel, type PermissionLevel } from '../github/permission.js';
 import { isProviderName, parseFallbackSpec } from '../providers/index.js';
 import type { ProviderName } from '../providers/types.js';
+import { parseMcpConfig } from '../tools/mcp/config.js';
 
 export interface ActionInputs {
   githubToken: string;
@@ -155,6 +156,15 @@ export function readInputs(read: InputReader): ActionInputs {
   const stage = get('stage').toLowerCase();
   if (stage !== 'all' && stage !== 'agent' && stage !== 'deliver')
     throw new InputError(`Input stage must be all, agent or deliver; got "${get('stage')}".`);
+  const mcpConfig = read('mcp-config').trim();
+  // inline JSON is checked now; a path is read from the base branch later (src/action/mcp.ts)
+  if (mcpConfig.startsWith('{')) {
+    try {
+      parseMcpConfig(mcpConfig);
+    } catch (err) {
+      throw new InputError(`Input ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
   return {
     githubToken,
     triggerPhrase: phrase,
@@ -186,7 +196,7 @@ export function readInputs(read: InputReader): ActionInputs {
     dryRun: bool('dry-run'),
     mode,
     outputSchema: read('output-schema').trim(),
-    mcpConfig: read('mcp-config').trim(),
+    mcpConfig,
     allowedTools: listInput(get('allowed-tools')),
     commandNetwork: commandNetworkInput(get('command-network')),
     stage,

@@ -25,6 +25,7 @@ import { capabilitiesOf, preloadProvider, PROVIDER_ENV } from '../providers/inde
 import { probeMachine, startSandbox, type SandboxSetup } from '../sandbox/index.js';
 import { BranchPrefetch, followUpPlan } from './follow-up.js';
 import { InputError, readInputs, type ActionInputs } from './inputs.js';
+import { mcpSecrets, parseMcpConfig } from '../tools/mcp/config.js';
 import { setRunOutputs } from './outputs.js';
 import { readRunnerEnv } from './runner-env.js';
 import { mark, RunState } from './state.js';
@@ -188,6 +189,9 @@ function fail(message: string): StartUp {
 /** Registers every secret with the runner (so its log masks them) and returns them for the redactor. */
 function maskSecrets(inputs: ActionInputs, env: NodeJS.ProcessEnv): string[] {
   const values = new Set<string>([inputs.githubToken, inputs.apiKey, ...secretsFromEnv(env)]);
+  // an inline mcp-config's env and header values (it was checked with the other inputs)
+  if (inputs.mcpConfig.startsWith('{'))
+    for (const v of mcpSecrets(parseMcpConfig(inputs.mcpConfig))) values.add(v);
   for (const vars of Object.values(PROVIDER_ENV)) {
     for (const name of vars.key) {
       const v = env[name];

@@ -103,6 +103,17 @@ export class RunState {
     this.sessionId = `${o.runner.runId}-${o.runner.runAttempt}${n}`;
   }
 
+  /** Values learnt after start-up (an MCP server's env and headers): masked in the log, redacted everywhere. */
+  addSecrets(values: readonly string[]): void {
+    const fresh = values.filter((v) => v !== '' && !this.secrets.includes(v));
+    if (fresh.length === 0) return;
+    for (const v of fresh) core.setSecret(v);
+    this.secrets.push(...fresh);
+    const before = this.redact;
+    const more = createRedactor(fresh);
+    this.redact = (text) => more(before(text));
+  }
+
   notice(message: string): void {
     const clean = this.redact(message);
     this.notices.push(clean);

@@ -112,7 +112,14 @@ let ajv: Promise<Ajv> | undefined;
 function compileCheck(schema: JsonSchema): SchemaCheck | Promise<SchemaCheck> {
   const ready = precompiledChecks.get(JSON.stringify(schema));
   if (ready) return ready;
-  ajv ??= import('ajv').then(({ Ajv }) => new Ajv(AJV_OPTIONS));
+  // The bundle imports ajv (CommonJS) through esbuild's interop, where its named export is found on
+  // the default one: an MCP server's schema, compiled at run time, failed with "is not a constructor".
+  ajv ??= import('ajv').then((m) => {
+    const mod = m as unknown as { Ajv?: typeof Ajv; default?: { Ajv?: typeof Ajv } };
+    const Ctor = mod.Ajv ?? mod.default?.Ajv;
+    if (!Ctor) throw new Error('ajv could not be loaded');
+    return new Ctor(AJV_OPTIONS);
+  });
   return ajv.then((a) => a.compile(schema));
 }
 

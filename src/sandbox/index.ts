@@ -131,8 +131,6 @@ function makeSandbox(plan: LaunchPlan, pass: string[], privateDirs: string[]): C
       // the second lock on the same door: whatever the caller built, only allow-listed names pass
       const env: Record<string, string> = {};
       for (const [name, value] of Object.entries(spec.env)) if (allowed.has(name)) env[name] = value;
-      // given to this one command by its caller (an MCP server's own env), never to any other
-      Object.assign(env, spec.ownEnv);
       env.PATH = commandPath(env.PATH, privateDirs);
       env.HOME = SANDBOX_HOME;
       env.TMPDIR = '/tmp';
@@ -143,6 +141,8 @@ function makeSandbox(plan: LaunchPlan, pass: string[], privateDirs: string[]): C
       env[`GIT_CONFIG_KEY_${n}`] = 'safe.directory';
       env[`GIT_CONFIG_VALUE_${n}`] = '*';
       env.GIT_CONFIG_COUNT = String(n + 1);
+      // given to this one command by its caller (an MCP server's own env), never to any other
+      Object.assign(env, spec.ownEnv);
       return launch(plan, spec.command, spec.cwd, env, spec.timeoutMs);
     },
     signal: ((pgid, sig) => {

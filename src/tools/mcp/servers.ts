@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { compileValidator } from '../../protocol/arguments.js';
 import type { AnyAgentTool } from '../../protocol/tool.js';
 import { commandEnv, type CommandEnvOptions } from '../env.js';
 import type { CommandSandbox } from '../process.js';
@@ -96,16 +97,15 @@ async function listAll(client: Client, signal: AbortSignal): Promise<McpTool[]> 
   return tools.slice(0, MAX_TOOLS_PER_SERVER);
 }
 
-// Checked with ajv here, so a schema that cannot be compiled leaves that one tool out with a note
-// instead of failing every call of it.
-async function schemaProblem(tool: McpTool): Promise<string | undefined> {
-  const { Ajv } = await import('ajv');
-  try {
-    new Ajv({ strict: false, allErrors: true }).compile(mcpParameters(tool));
-    return undefined;
-  } catch (err) {
-    return `its input schema cannot be compiled (${err instanceof Error ? err.message : String(err)})`;
-  }
+// Compiled here, with the same ajv and options as every tool's check (protocol/arguments.ts), so a
+// schema that cannot be compiled leaves that one tool out with a note instead of failing each call.
+async function schemaProblem(server: string, tool: McpTool): Promise<string | undefined> {
+  const check = await compileValidator({
+    name: mcpToolName(server, tool.name),
+    parameters: mcpParameters(tool),
+  })({});
+  if (check.ok || !/could not be compiled/.test(check.error)) return undefined;
+  return `its input schema cannot be compiled (${check.error.replace(/^.*?checked: /s, '')})`;
 }
 
 /** Starts every server side by side; resolves when each is ready, failed or past the deadline. */
@@ -145,7 +145,7 @@ export async function startMcpServers(
       const tools: AnyAgentTool[] = [];
       const seen = new Set<string>();
       for (const tool of listed) {
-        const why = unofferable(server.name, tool) ?? (await schemaProblem(tool));
+        const why = unofferable(server.name, tool) ?? (await schemaProblem(server.name, tool));
         if (why || seen.has(tool.name)) {
           state.problems.push(`tool ${JSON.stringify(tool.name)} left out: ${why ?? 'listed twice'}`);
           continue;
