@@ -221,7 +221,7 @@ describe('the private-folder finder', () => {
     expect(await find('l/b')).toBe('l');
   });
 
-  it('choosePaths stages a deletion inside a folder that is gone, and never stats what git did not list', async () => {
+  it('choosePaths stages the removal of each tracked file of a folder that is gone', async () => {
     n += 1;
     const { work, dir } = await checkout();
     await work.isolate();
