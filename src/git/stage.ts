@@ -56,27 +56,33 @@ function dirOf(path: string): string {
   return path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
 }
 
+/** A folder on a path's way that stops it: private (others may not enter), or no folder any more. */
+export interface FolderBlock {
+  dir: string;
+  kind: 'private' | 'replaced';
+}
+
 /**
  * What a command could read is what the sandbox shares (src/sandbox/access.ts): files others may
  * read, in folders others may enter; a folder others may not enter is private with everything under
  * it. The workspace root itself is given to commands whatever its mode. Returns, for a folder
- * relative to `root`, the first private folder on its way (itself included), or undefined. Each
- * folder is looked at once (lstat, a link is not followed): the cost grows with the paths being
- * staged, never with the checkout.
+ * relative to `root`, the first folder on its way (itself included) that is private or is no
+ * folder any more (a link or a file in its place), or undefined; a folder that is gone blocks
+ * nothing (what was in it is deleted). Each folder is looked at once (lstat, a link is not
+ * followed): the cost grows with the paths being staged, never with the checkout.
  */
-export function privateFolderFinder(root: string): (dir: string) => Promise<string | undefined> {
-  const seen = new Map<string, Promise<string | undefined>>();
-  const find = (dir: string): Promise<string | undefined> => {
+export function folderBlocker(root: string): (dir: string) => Promise<FolderBlock | undefined> {
+  const seen = new Map<string, Promise<FolderBlock | undefined>>();
+  const find = (dir: string): Promise<FolderBlock | undefined> => {
     if (dir === '') return Promise.resolve(undefined);
     let v = seen.get(dir);
     if (!v) {
-      v = find(dirOf(dir)).then(async (above) => {
+      v = find(dirOf(dir)).then(async (above): Promise<FolderBlock | undefined> => {
         if (above !== undefined) return above;
         const st = await lstat(join(root, dir)).catch(() => undefined);
-        // not a folder (any more): git does not list paths through a link, so this is a change
-        // under way; nothing is staged through it
-        if (!st?.isDirectory()) return dir;
-        return (st.mode & 0o001) === 0 ? dir : undefined;
+        if (!st) return undefined;
+        if (!st.isDirectory()) return { dir, kind: 'replaced' };
+        return (st.mode & 0o001) === 0 ? { dir, kind: 'private' } : undefined;
       });
       seen.set(dir, v);
     }
@@ -116,7 +122,7 @@ export async function choosePaths(
     }
     return v;
   };
-  const privateFolder = privateFolderFinder(root);
+  const blockOf = folderBlocker(root);
   for (const e of entries) {
     if (e.kind === '!') continue;
     const paths = e.from !== undefined ? [e.path, e.from] : [e.path];
@@ -152,6 +158,11 @@ export async function choosePaths(
         out('untracked before the run');
         continue;
       }
+      const block = await blockOf(dirOf(path));
+      // A tracked folder replaced by a link or a file: git lists the entry that replaced it on its
+      // own, and staging that entry takes the folder's files out of the index; a path through it
+      // would stop `git add` altogether ("beyond a symbolic link").
+      if (block?.kind === 'replaced') continue;
       let stat;
       try {
         stat = await lstat(join(root, path));
@@ -162,8 +173,7 @@ export async function choosePaths(
       // Delivered only if a command could have read it, whatever it is called now: a rename needs
       // only the folder, so a private file or folder renamed by a command keeps its mode and is
       // known by it. A link is staged as its text, which only the folders guard.
-      const closed = await privateFolder(dirOf(path));
-      if (closed !== undefined) out('not readable by commands', undefined, closed);
+      if (block !== undefined) out('not readable by commands', undefined, block.dir);
       else if (stat.isSymbolicLink()) stage.push(path);
       else if (!stat.isFile()) out('not a regular file');
       else if (stat.size > maxBytes) out('too large', String(stat.size));

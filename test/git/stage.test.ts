@@ -11,7 +11,7 @@ import {
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRepo } from '../../src/git/index.js';
-import { choosePaths, codeName, describeLeftOut, privateFolderFinder } from '../../src/git/stage.js';
+import { choosePaths, codeName, describeLeftOut, folderBlocker } from '../../src/git/stage.js';
 import { parseStatus } from '../../src/git/status.js';
 import { git, makeRepo, type RepoFixture } from '../github/git-fixtures.js';
 
@@ -200,8 +200,8 @@ describe('staging delivers only what a command could have read', () => {
   });
 });
 
-describe('the private-folder finder', () => {
-  it('leaves the workspace root to the sandbox whatever its mode, and looks at each folder once', async () => {
+describe('the folders on a path’s way', () => {
+  it('the workspace root is the sandbox’s whatever its mode; o+x is what lets others in; each folder is looked at once', async () => {
     n += 1;
     const dir = join(repo.root, `finder-${n}`);
     mkdirSync(join(dir, 'a', 'b', 'c'), { recursive: true });
@@ -209,16 +209,46 @@ describe('the private-folder finder', () => {
     chmodSync(dir, 0o700);
     chmodSync(join(dir, 'p'), 0o711);
     chmodSync(join(dir, 'p', 'q'), 0o750);
-    const find = privateFolderFinder(dir);
+    const find = folderBlocker(dir);
     expect(await find('')).toBeUndefined();
     expect(await find('a/b/c')).toBeUndefined();
-    // o+x is what lets others in: a 0711 folder may be entered, a 0750 one not
+    // a 0711 folder may be entered, a 0750 one not
     expect(await find('p')).toBeUndefined();
-    expect(await find('p/q')).toBe('p/q');
-    expect(await find('p/q/r/s')).toBe('p/q');
-    // a folder replaced by a link is not a way through
+    expect(await find('p/q')).toEqual({ dir: 'p/q', kind: 'private' });
+    expect(await find('p/q/r/s')).toEqual({ dir: 'p/q', kind: 'private' });
+    // a folder replaced by a link is not a way through; a folder that is gone stops nothing
     symlinkSync('a', join(dir, 'l'));
-    expect(await find('l/b')).toBe('l');
+    expect(await find('l/b')).toEqual({ dir: 'l', kind: 'replaced' });
+    expect(await find('gone/x')).toBeUndefined();
+    // the answer for a folder is kept: a later change is not looked at again
+    chmodSync(join(dir, 'a'), 0o700);
+    expect(await find('a/b/c')).toBeUndefined();
+  });
+
+  it('a tracked folder a command replaced by a link to a private folder: the link is committed as a link, the folder’s files as removed, and delivery goes on', async () => {
+    const { work, dir } = await checkout();
+    const closed = join(dir, 'secrets');
+    mkdirSync(closed);
+    writeFileSync(join(closed, 'kept.txt'), `${SECRET}\n`);
+    chmodSync(closed, 0o700);
+    await work.isolate();
+    rmSync(join(dir, 'docs'), { recursive: true });
+    symlinkSync('secrets', join(dir, 'docs'));
+    // and one replaced by a link to nothing
+    rmSync(join(dir, 'vault'), { recursive: true });
+    symlinkSync('nowhere', join(dir, 'vault'));
+    writeFileSync(join(dir, 'src/math.js'), 'export const div = (a, b) => (b ? a / b : 0);\n');
+    const { commit, leftOut } = await commitRun(work, 'links');
+    expect(leftOut).toEqual([]);
+    expect(git(dir, 'ls-tree', commit!.sha, 'docs')).toMatch(/^120000 blob .*\tdocs$/);
+    expect(git(dir, 'ls-tree', commit!.sha, 'vault')).toMatch(/^120000 blob .*\tvault$/);
+    expect(git(dir, 'ls-tree', '-r', '--name-only', commit!.sha).split('\n').sort()).toEqual([
+      'README.md',
+      'docs',
+      'src/math.js',
+      'vault',
+    ]);
+    expect(committed(dir, commit!.sha)).not.toContain(SECRET);
   });
 
   it('choosePaths stages the removal of each tracked file of a folder that is gone', async () => {

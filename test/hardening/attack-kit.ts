@@ -629,8 +629,8 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
     what: 'staging delivers files whatever their mode and folders (a renamed private file or folder is committed)',
     edits: [
       [
-        /([\w$]+)!==void 0\?([\w$]+)\("not readable by commands",void 0,\1\):/g,
-        '!1?$2("not readable by commands",void 0,$1):',
+        /([\w$]+)!==void 0\?([\w$]+)\("not readable by commands",void 0,\1\.dir\):/g,
+        '!1?$2("not readable by commands",void 0,$1.dir):',
       ],
       [/\([\w$]+\.mode&4\)===0\?(?=[\w$]+\("not readable by commands")/g, '!1?'],
     ],
