@@ -36,6 +36,11 @@ async function twice(what: string, step: () => Promise<RunResult>): Promise<void
 // google-github-actions/auth's gha-creds-*.json. Others may still read what others may read.
 const SHAREABLE_FILE = ['-type', 'f', '-links', '1', '-perm', '-004'];
 const NOT_SHAREABLE_FILE = ['-type', 'f', '(', '-links', '+1', '-o', '!', '-perm', '-004', ')'];
+// A folder others may not enter is private with everything under it, whatever the modes of what
+// it holds: an entry on it would open its 0644 files to commands. The walk does not go in. The
+// top of the walk is shared whatever its mode (the workspace is what commands work in). Staging
+// (src/git/stage.ts) and the file tools (src/tools/safe-fs.ts) apply the same rule.
+const privateFolder = (top: string) => ['-type', 'd', '!', '-perm', '-001', '!', '-samefile', top];
 
 function need(name: string): string {
   const bin = systemBin(name);
@@ -82,6 +87,9 @@ export async function openWorkspace(
       asRoot(root, find, [
         top,
         ...prune,
+        ...privateFolder(top),
+        '-prune',
+        '-o',
         '-type',
         'd',
         '-exec',
@@ -122,7 +130,8 @@ export async function openWorkspace(
   const chown = need('chown');
   const before = lstatSync(workspace);
   const gid = String(account.gid);
-  // a file that is not shareable is passed over (pruned), its group and mode left as they are
+  // a file that is not shareable and a private folder are passed over (pruned), their group and
+  // mode left as they are
   const walk = (args: string[]) =>
     asRoot(root, find, [
       workspace,
@@ -131,6 +140,9 @@ export async function openWorkspace(
       '-prune',
       '-o',
       ...NOT_SHAREABLE_FILE,
+      '-prune',
+      '-o',
+      ...privateFolder(workspace),
       '-prune',
       '-o',
       ...args,

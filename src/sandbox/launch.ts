@@ -126,11 +126,12 @@ exec "$@"`;
 // last command join the sandbox group and become group-writable. Symbolic links are never
 // followed (-h, ! -type l): a link planted in the workspace must not redirect a chmod.
 // A file with more than one name, or one others may not read, is passed over as in the first
-// walk (access.ts: a package store's file, an earlier step's credentials).
+// walk (access.ts: a package store's file, an earlier step's credentials), and so is a folder
+// others may not enter, with everything in it.
 const GROUP_REFRESH = String.raw`ws=$1 g=$2 find=$3 chown=$4 chmod=$5; shift 5
 umask 002
-"$find" "$ws" -path "$ws/.git" -prune -o -type f \( -links +1 -o ! -perm -004 \) -prune -o ! -group "$g" -exec "$chown" -h ":$g" {} + 2>/dev/null || :
-"$find" "$ws" -path "$ws/.git" -prune -o -type f \( -links +1 -o ! -perm -004 \) -prune -o -type d ! -perm -2070 -exec "$chmod" g+rwxs {} + -o ! -type d ! -type l ! -perm -060 -exec "$chmod" g+rw {} + 2>/dev/null || :
+"$find" "$ws" -path "$ws/.git" -prune -o -type f \( -links +1 -o ! -perm -004 \) -prune -o -type d ! -perm -001 ! -samefile "$ws" -prune -o ! -group "$g" -exec "$chown" -h ":$g" {} + 2>/dev/null || :
+"$find" "$ws" -path "$ws/.git" -prune -o -type f \( -links +1 -o ! -perm -004 \) -prune -o -type d ! -perm -001 ! -samefile "$ws" -prune -o -type d ! -perm -2070 -exec "$chmod" g+rwxs {} + -o ! -type d ! -type l ! -perm -060 -exec "$chmod" g+rw {} + 2>/dev/null || :
 exec "$@"`;
 
 // PID 1 of the command's namespace. The kernel delivers to a namespace's init only the signals it

@@ -12,6 +12,7 @@ import {
   type Stats,
 } from 'node:fs';
 import {
+  chmod,
   lstat,
   mkdir,
   open,
@@ -68,6 +69,7 @@ export type UnsafeReason =
   | 'missing'
   | 'read-only'
   | 'private'
+  | 'private-folder'
   | 'hard-link';
 
 /** A file refused by the descriptor checks; `reason` says which. */
@@ -199,24 +201,43 @@ async function checkAncestry(procDir: string, area: Area): Promise<void> {
   const gitId = area.gitDir?.id;
   let path = procDir;
   let previous: Identity | undefined;
+  let closed = false;
   for (let i = 0; i < MAX_DEPTH; i++, path += '/..') {
-    const id = identityOf(await stat(path, { bigint: true }));
+    const st = await stat(path, { bigint: true });
+    const id = identityOf(st);
     if (same(gitId, id)) throw new UnsafeFileError('it lies inside the git directory', 'git-dir');
-    if (same(rootId, id)) return;
+    if (same(rootId, id)) {
+      if (closed) throw privateFolderError();
+      return;
+    }
     if (same(previous, id)) break; // `..` of `/` is `/`
     previous = id;
+    closed ||= closedFolder(st.mode, area);
   }
   throw new UnsafeFileError('it lies outside the workspace', 'outside');
+}
+
+/**
+ * A folder of the workspace (below its root) that others may not enter is private with everything
+ * under it, as an owner-only file is (refusePrivate): the sandbox shares none of it with commands
+ * (src/sandbox/access.ts) and staging delivers none of it (src/git/stage.ts).
+ */
+function closedFolder(mode: bigint | number, area: Area): boolean {
+  return area.writable && (BigInt(mode) & 1n) === 0n;
+}
+
+function privateFolderError(): UnsafeFileError {
+  return new UnsafeFileError('a folder on its way may not be entered by others', 'private-folder');
 }
 
 /** The same walk by names, where /proc/self/fd is not available. */
 async function checkAncestryByName(realDir: string, area: Area): Promise<void> {
   const gitId = area.gitDir?.id;
-  if (!gitId) return;
   for (let dir = realDir; isInside(dir, area.root); dir = dirname(dir)) {
+    if (dir === area.root) return;
     const st = await lstat(dir, { bigint: true });
     if (same(gitId, st)) throw new UnsafeFileError('it lies inside the git directory', 'git-dir');
-    if (dir === area.root) return;
+    if (closedFolder(st.mode, area)) throw privateFolderError();
   }
 }
 
@@ -349,6 +370,16 @@ function refusePrivate(st: { mode: number }, area: Area): void {
     );
 }
 
+/**
+ * What the tools make is readable by all, as the checkout's own files are, whatever the process's
+ * umask: staging delivers only what others may read (src/git/stage.ts). Bits are only added, so a
+ * folder's ACL mask (its group bits) stays as it was.
+ */
+async function shareable(handle: FileHandle, mode: bigint, bits: number): Promise<void> {
+  const now = Number(mode & 0o7777n);
+  if ((now & bits) !== bits) await handle.chmod(now | bits);
+}
+
 async function checkOpened(
   handle: FileHandle,
   real: string,
@@ -364,6 +395,7 @@ async function checkOpened(
   if (problem) throw problem;
   // (a file made just now is this run's own, whatever the umask made of its mode)
   if (!created) refusePrivate(st, area);
+  else await shareable(handle, BigInt(st.mode), 0o004);
   // A file with other names, such as a package store's file that pnpm or uv link into the
   // workspace, would change everywhere at once: it is read, never written.
   if (mode !== 'read' && st.nlink > 1)
@@ -545,8 +577,11 @@ export async function makeDirs(dir: string, area: Area): Promise<void> {
       try {
         const problem = placeProblem(await readlink(`${proc}/${next.fd}`), area, true);
         if (problem) throw problem;
-        if (same(area.gitDir?.id, await next.stat({ bigint: true })))
+        const st = await next.stat({ bigint: true });
+        if (same(area.gitDir?.id, st))
           throw new UnsafeFileError('it lies inside the git directory', 'git-dir');
+        if (created) await shareable(next, st.mode, 0o005);
+        else if (closedFolder(st.mode, area)) throw privateFolderError();
       } catch (err) {
         await next.close();
         if (created) await rmdir(at).catch(() => undefined);
@@ -579,11 +614,14 @@ async function makeDirsByName(parts: string[], area: Area): Promise<void> {
       problem = new UnsafeFileError('a part of its folder path is not a folder', 'not-directory');
     else if (same(area.gitDir?.id, st))
       problem = new UnsafeFileError('it lies inside the git directory', 'git-dir');
+    else if (!created && closedFolder(st.mode, area)) problem = privateFolderError();
     else problem = placeProblem(await realpath(current), area, true);
     if (problem) {
       if (created) await rmdir(current).catch(() => undefined);
       throw problem;
     }
+    if (created && (Number(st.mode) & 0o005) !== 0o005)
+      await chmod(current, Number(st.mode & 0o7777n) | 0o005);
   }
 }
 

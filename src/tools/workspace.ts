@@ -291,6 +291,10 @@ export function refusal(err: unknown, shown: string): unknown {
       return new ToolError(
         `Path ${name} is readable by its owner only (${err.message}), as a credentials file is; these tools do not read it. If it is part of the work, it must be made readable by all first.`,
       );
+    case 'private-folder':
+      return new ToolError(
+        `Path ${name} lies in a folder that others may not enter (${err.message}): everything under such a folder is private, as a credentials file is, and these tools do not use it. If it is part of the work, the folder must be opened to all first.`,
+      );
     case 'hard-link':
       return new ToolError(
         `Path ${name} is not changed: ${err.message}, so writing it would change a file outside the workspace too (a package manager's store, say).`,

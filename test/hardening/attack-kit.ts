@@ -625,6 +625,27 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
       ],
     ],
   },
+  'stage-readable': {
+    what: 'staging delivers files whatever their mode and folders (a renamed private file or folder is committed)',
+    edits: [
+      [
+        /([\w$]+)!==void 0\?([\w$]+)\("not readable by commands",void 0,\1\.dir\):/g,
+        '!1?$2("not readable by commands",void 0,$1.dir):',
+      ],
+      [/\([\w$]+\.mode&4\)===0\?(?=[\w$]+\("not readable by commands")/g, '!1?'],
+    ],
+  },
+  'share-private-folders': {
+    what: 'the sandbox walks (and the group refresh) go into folders others may not enter',
+    edits: [
+      [/=>\["-type","d","!","-perm","-001","!","-samefile",[\w$]+\]/g, '=>["-false"]'],
+      [/-type d ! -perm -001 ! -samefile "\$ws" -prune -o /g, ''],
+    ],
+  },
+  'private-folder-checks': {
+    what: 'the file tools use paths through a folder others may not enter',
+    edits: [[/return [\w$]+\.writable&&\(BigInt\([\w$]+\)&1n\)===0n/g, 'return!1']],
+  },
   // PL_WEAKEN=hide-above,read-only-git,private-dirs,limits picks the sandbox's own test switches
   'sandbox-weaken': {
     what: 'the sandbox defences named in PL_WEAKEN are left out, and its self-check skipped',
