@@ -16,18 +16,23 @@ import {
 } from '../report/replay.js';
 import { sideBySide } from '../report/side-by-side.js';
 import { createWorkspaceTools } from '../tools/index.js';
+import { createRedactor } from '../protocol/redact.js';
+import { mcpSecrets } from '../tools/mcp/config.js';
+import { readMcpFlag, startCliMcp } from './mcp.js';
 import { parseFlags } from './args.js';
 import { loadFromArgs } from './inspect.js';
 import { watchInterrupts } from './interrupt.js';
 import { UsageError, type CliCommand, type CliIO } from './io.js';
 
-export const REPLAY_USAGE = `Usage: patchloop replay FILE.jsonl [--repo DIR]
+export const REPLAY_USAGE = `Usage: patchloop replay FILE.jsonl [--repo DIR] [--mcp-config FILE|JSON]
 
 Runs the recorded tool calls again, in order, on a checkout (best at the run's base commit), with no
 model calls, and compares each result with the recorded one after normalising timings, durations,
 temp paths, the workspace path and process ids. Stops at the first call whose result differs.
 The calls change the checkout as they did in the run (edits, writes, commands).
   --repo DIR   the checkout to replay on (default: the current folder)
+  --mcp-config FILE|JSON   MCP servers whose tools the recorded calls used (the .mcp.json shape);
+               without it, calls of MCP tools are skipped as not replayable
 Exit status: 0 when every call matches, 1 at the first divergence, 2 for a usage error.`;
 
 function isDirectory(path: string): boolean {
@@ -63,7 +68,11 @@ function callLine(c: ReplayCallReport): string {
 }
 
 export const replayCommand: CliCommand = async (argv, io: CliIO) => {
-  const { flags, positionals } = parseFlags(argv, { repo: 'string', help: 'boolean' });
+  const { flags, positionals } = parseFlags(argv, {
+    repo: 'string',
+    'mcp-config': 'string',
+    help: 'boolean',
+  });
   if (flags.help) {
     io.stdout.write(`${REPLAY_USAGE}\n`);
     return 0;
@@ -89,7 +98,15 @@ export const replayCommand: CliCommand = async (argv, io: CliIO) => {
 
   const artifactsDir = mkdtempSync(join(tmpdir(), 'patchloop-replay-'));
   const session = toolOptionsFromSession(view.session);
-  const registry = new ToolRegistry(createWorkspaceTools({ root, env: io.env, artifactsDir, ...session }));
+  const mcpServers = flags['mcp-config'] !== undefined ? readMcpFlag(flags['mcp-config'], io.cwd) : undefined;
+  const redact = createRedactor(mcpServers ? mcpSecrets(mcpServers) : []);
+  const mcp = mcpServers
+    ? await startCliMcp(mcpServers, { root, env: io.env, redact, artifactsDir, io })
+    : undefined;
+  const registry = new ToolRegistry([
+    ...createWorkspaceTools({ root, env: io.env, artifactsDir, ...session }),
+    ...(mcp?.tools ?? []),
+  ]);
   const tmp = tmpdir();
   const recordedRoot = recordedWorkspace(view.session);
   const normalize = {
@@ -133,6 +150,7 @@ export const replayCommand: CliCommand = async (argv, io: CliIO) => {
     return 0;
   } finally {
     interrupt.dispose();
+    await mcp?.close();
     rmSync(artifactsDir, { recursive: true, force: true });
   }
 };

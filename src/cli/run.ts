@@ -23,6 +23,8 @@ import { preloadProvider } from '../providers/index.js';
 import { PROVIDER_NAMES, type ProviderName } from '../providers/types.js';
 import { renderSummaryText, toolLogFromMessages } from '../report/summary.js';
 import { createWorkspaceTools } from '../tools/index.js';
+import { mcpSecrets } from '../tools/mcp/config.js';
+import { readMcpFlag, startCliMcp } from './mcp.js';
 import { isInside } from '../tools/safe-fs.js';
 import { probeMachine, startSandbox } from '../sandbox/index.js';
 import { existingFolder, parseFlags, positiveInt, positiveNumber } from './args.js';
@@ -57,6 +59,8 @@ Options:
   --continue FILE.jsonl   continue a recorded session: the model gets its conversation first, the
                           work goes on the branch it left (when it still exists), with the same
                           model unless --provider / --model say otherwise
+  --mcp-config FILE|JSON  MCP servers whose tools the model may use (the .mcp.json shape); a stdio
+                          server runs as a command (sandboxed like run_tests)
   --replay FILE.jsonl     use a recorded transcript's assistant messages as the model (no network);
                           the task and test command default to the recorded ones
 
@@ -80,6 +84,7 @@ const FLAGS = {
   transcript: 'string',
   replay: 'string',
   continue: 'string',
+  'mcp-config': 'string',
   help: 'boolean',
 } as const;
 
@@ -105,6 +110,8 @@ export const runCommand: CliCommand = async (argv, io) => {
   const maxCostUsd = positiveNumber('max-cost-usd', flags['max-cost-usd']);
   const timeoutMinutes = positiveNumber('timeout-minutes', flags['timeout-minutes']) ?? 30;
   const earlier = flags.continue ? readEarlierSession(resolve(io.cwd, flags.continue)) : undefined;
+  // a usage error, before anything touches the checkout
+  const mcpServers = flags['mcp-config'] !== undefined ? readMcpFlag(flags['mcp-config'], io.cwd) : undefined;
   // A continued session keeps its model unless the flags name another.
   const recordedProvider = earlier?.session.provider;
   const provider =
@@ -167,7 +174,11 @@ export const runCommand: CliCommand = async (argv, io) => {
   const transcriptPath = flags.transcript
     ? resolve(io.cwd, flags.transcript)
     : join(tmpdir(), 'patchloop', id, 'transcript.jsonl');
-  const redact = createRedactor([...(flags['api-key'] ? [flags['api-key']] : []), ...secretsFromEnv(io.env)]);
+  const redact = createRedactor([
+    ...(flags['api-key'] ? [flags['api-key']] : []),
+    ...secretsFromEnv(io.env),
+    ...(mcpServers ? mcpSecrets(mcpServers) : []),
+  ]);
   const transcript = openTranscript(transcriptPath, checkout.root, redact, io);
 
   const recorded = model.recordedSession?.testCommand ?? earlier?.session.testCommand;
@@ -231,6 +242,19 @@ export const runCommand: CliCommand = async (argv, io) => {
     artifactsDir: outputsDir,
     ...(sandbox.kind === 'isolated' ? { sandbox: sandbox.sandbox } : {}),
   });
+  const mcp = mcpServers
+    ? await startCliMcp(mcpServers, {
+        root: checkout.root,
+        env: io.env,
+        redact,
+        artifactsDir: outputsDir,
+        io,
+        commands,
+        commandsReady: ready,
+        ...(sandbox.kind === 'isolated' ? { sandbox: sandbox.sandbox } : {}),
+      })
+    : undefined;
+  tools.push(...(mcp?.tools ?? []));
   const systemPrompt = buildSystemPrompt({
     repository: basename(checkout.root),
     toolNames: tools.map((t) => t.name),
@@ -313,6 +337,7 @@ export const runCommand: CliCommand = async (argv, io) => {
   } finally {
     timeline.close();
     interrupt.dispose();
+    await mcp?.close();
     if (sandbox.kind === 'isolated') {
       await sandbox
         .dispose()

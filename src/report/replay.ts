@@ -172,6 +172,8 @@ export async function replayRun(view: RunView, options: ReplayOptions): Promise<
         entry.reason = `the recorded turn ended with ${turn.stopReason}, so the call was never run`;
       } else if (recorded.isError && NOT_RUN.test(recorded.text))
         entry.reason = 'the recorded run did not complete this call';
+      else if (call.name.startsWith('mcp__') && !options.registry.tools.some((t) => t.name === call.name))
+        entry.reason = `a tool of an MCP server that is not configured here: not replayable (replay --mcp-config starts it)`;
       if (entry.reason) {
         report.skipped++;
         report.calls.push(entry);
