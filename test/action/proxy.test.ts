@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { getIDToken } from '../../src/action/runner-commands.js';
 import { downloadImage } from '../../src/github/images.js';
 import { nodeFetch } from '../../src/providers/node-fetch.js';
 import { startAnthropicServer, type AnthropicTurn } from '../fakes/anthropic-server.js';
@@ -26,6 +27,7 @@ const IMAGE_HOST = 'images.test';
 // An address of this machine that the toolkit's proxy rules do not treat as loopback (they skip
 // localhost, 127.* and [::1] whatever NO_PROXY says), so only NO_PROXY can keep it off the proxy.
 const MAPPED_LOOPBACK = '[::ffff:7f00:1]';
+const OIDC_HOST = 'token.actions.test';
 
 const onHost = (url: string, host: string) => url.replace('127.0.0.1', host);
 
@@ -35,11 +37,16 @@ describe('patchloop fetch behind a proxy (in process)', () => {
   let port: number;
   const saved = { ...process.env };
   beforeEach(async () => {
-    proxy = await startFakeProxy([MODEL_HOST, IMAGE_HOST, 'other.test']);
+    proxy = await startFakeProxy([MODEL_HOST, IMAGE_HOST, 'other.test', OIDC_HOST]);
     server = createServer((req, res) => {
       if (req.url === '/image.png') {
         res.writeHead(200, { 'content-type': 'image/png' });
         res.end(pngOf(2, 2));
+      } else if (req.url?.startsWith('/oidc?')) {
+        const audience = new URL(req.url, 'http://x').searchParams.get('audience');
+        const ok = req.headers.authorization === 'Bearer oidc-request-token';
+        res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ value: `jwt-for-${audience}` }));
       } else if (req.url === '/elsewhere.png') {
         res.writeHead(302, { location: `http://other.test:${port}/image.png` });
         res.end();
@@ -89,6 +96,26 @@ describe('patchloop fetch behind a proxy (in process)', () => {
     const proxied = await nodeFetch(`http://${MAPPED_LOOPBACK}:${port}/`);
     await proxied.text();
     expect(proxy.seen).toEqual([{ via: 'connect', host: MAPPED_LOOPBACK, port }]);
+  });
+
+  it("gets the job's OIDC token (the toolkit's getIDToken) through the proxy, and masks it", async () => {
+    process.env.ACTIONS_ID_TOKEN_REQUEST_URL = `http://${OIDC_HOST}:${port}/oidc?api-version=2.0`;
+    process.env.ACTIONS_ID_TOKEN_REQUEST_TOKEN = 'oidc-request-token';
+    const written: string[] = [];
+    const original = process.stdout.write;
+    process.stdout.write = ((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stdout.write;
+    let token: string;
+    try {
+      token = await getIDToken('sts.amazonaws.com');
+    } finally {
+      process.stdout.write = original;
+    }
+    expect(token).toBe('jwt-for-sts.amazonaws.com');
+    expect(written.join('')).toContain('::add-mask::jwt-for-sts.amazonaws.com');
+    expect(proxy.hostsSeen()).toEqual(new Set([OIDC_HOST]));
   });
 
   it('downloads an image through the proxy, and still refuses a redirect to another host', async () => {
