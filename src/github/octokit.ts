@@ -1,4 +1,5 @@
 import { getOctokit } from '@actions/github';
+import { requestLog } from '@octokit/plugin-request-log';
 import { retry } from '@octokit/plugin-retry';
 
 export type GitHubClient = ReturnType<typeof getOctokit> & ReturnType<typeof retry>;
@@ -47,6 +48,8 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
       retry: { retries: options.retries ?? 3, retryAfterBaseValue: base },
     },
     retry,
+    // each request's method, path, status and time on the debug log, as @octokit/rest did
+    requestLog,
   ) as GitHubClient;
   if (options.throttle !== false)
     rateLimitManners(octokit, { base, retries: options.rateLimitRetries ?? 2, ...(log ? { log } : {}) });
