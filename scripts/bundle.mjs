@@ -4,7 +4,7 @@ import { Ajv } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { build } from 'esbuild';
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -45,7 +45,7 @@ export async function bundleEntries(entries, outdir, { extension = '.js' } = {})
     keepNames: true,
     logLevel: 'warning',
     banner: { js: banner },
-    plugins: [precompiledToolChecks, octokitJson],
+    plugins: [precompiledToolChecks, octokitJson, toolkitContext],
   });
 }
 
@@ -122,6 +122,30 @@ const octokitJson = {
     b.onResolve({ filter: /^json-with-bigint$/ }, (args) =>
       resolve(args.importer) === shim ? undefined : { path: shim },
     );
+  },
+};
+
+/**
+ * @actions/github builds its `context` when the module loads (getOctokit's module included), and
+ * parses GITHUB_EVENT_PATH there: a payload that is not JSON would throw before patchloop runs, and
+ * the run would die with a stack trace instead of start-up's "The event payload … could not be
+ * read" error and outputs. In the bundle that parse leaves the payload empty on bad JSON; start-up
+ * reads the file itself. The build fails if the toolkit's code no longer has the line.
+ */
+const toolkitContext = {
+  name: 'toolkit-context',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]@actions[\\/]github[\\/]lib[\\/]context\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const parse =
+        "this.payload = JSON.parse(readFileSync(process.env.GITHUB_EVENT_PATH, { encoding: 'utf8' }));";
+      if (!source.includes(parse))
+        throw new Error(`${args.path}: the event payload parse to guard is not there`);
+      return {
+        contents: source.replace(parse, `try { ${parse} } catch { this.payload = {}; }`),
+        loader: 'js',
+      };
+    });
   },
 };
 

@@ -1,6 +1,7 @@
 // The Actions log of a run: what "follow the run" shows. One collapsible group per turn (the
 // runner's `::group::` convention), in it each tool call with its short arguments and result, and
 // retries, fallbacks and other events; after the last turn, one outcome line.
+import * as core from './runner-commands.js';
 import type { AgentEvent } from '../agent/index.js';
 import type { Usage } from '../protocol/types.js';
 import { textOf } from '../protocol/types.js';
@@ -9,7 +10,20 @@ import { cut, errorGist, formatCost, formatTokens, oneLine, plural, shortArgs } 
 export interface ActionsLogSink {
   /** Writes one line to the log (the runner reads stdout line by line). */
   write(line: string): void;
+  /**
+   * Opens and closes a collapsible group. A sink without them gets the `::group::` and
+   * `::endgroup::` command lines through `write`, in the toolkit's format.
+   */
+  startGroup?(title: string): void;
+  endGroup?(): void;
 }
+
+/** The job's log, through the Actions toolkit. */
+const RUNNER_LOG: ActionsLogSink = {
+  write: (line) => core.info(line),
+  startGroup: (title) => core.startGroup(title),
+  endGroup: () => core.endGroup(),
+};
 
 export interface ActionsLogOptions {
   /** Applied to every line: the runner masks the secrets it was told of, this catches the rest. */
@@ -56,7 +70,7 @@ export function neutralizeCommands(text: string): string {
   return text.replace(/::/g, ':\u200B:').replace(/##\[/g, '#\u200B#[');
 }
 
-/** The data part of a workflow command, escaped as @actions/core does. */
+/** The data part of a workflow command, escaped as @actions/core does (for sinks without groups). */
 function commandData(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
@@ -74,20 +88,23 @@ function plain(text: string): string {
 
 export function createActionsLog(options: ActionsLogOptions = {}): ActionsLog {
   const redact = options.redact ?? ((s: string) => s);
-  const sink = options.sink ?? { write: (line: string) => void process.stdout.write(`${line}\n`) };
+  const sink = options.sink ?? RUNNER_LOG;
   const now = options.now ?? Date.now;
   let open = false;
   let turnStarted = 0;
 
   const write = (line: string) => sink.write(neutralizeCommands(redact(plain(line))));
+  const closeGroup = () => (sink.endGroup ? sink.endGroup() : sink.write('::endgroup::'));
   const startGroup = (title: string) => {
-    if (open) sink.write('::endgroup::');
-    // The title is command data: escaped, redacted and stripped of markers, like any line.
-    sink.write(`::group::${commandData(neutralizeCommands(redact(plain(title))))}`);
+    if (open) closeGroup();
+    // The title is redacted and stripped of markers, like any line (and escaped as command data).
+    const safe = neutralizeCommands(redact(plain(title)));
+    if (sink.startGroup) sink.startGroup(safe);
+    else sink.write(`::group::${commandData(safe)}`);
     open = true;
   };
   const endGroup = () => {
-    if (open) sink.write('::endgroup::');
+    if (open) closeGroup();
     open = false;
   };
 

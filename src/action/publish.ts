@@ -146,7 +146,9 @@ export async function finish(s: RunState, o: FinishInput): Promise<number> {
     if (!ok) core.warning('patchloop: the summary comment could not be written; it is in the step summary.');
   }
   try {
-    core.appendSummary(renderSummaryMarkdown(input, { redact: s.redact, maxBytes: STEP_SUMMARY_MAX_BYTES }));
+    await core.appendSummary(
+      renderSummaryMarkdown(input, { redact: s.redact, maxBytes: STEP_SUMMARY_MAX_BYTES }),
+    );
   } catch (err) {
     core.warning(`patchloop: the step summary could not be written (${(err as Error).message}).`);
   }

@@ -1,4 +1,11 @@
 // What the Actions runner tells a step through its environment.
+//
+// Not @actions/github's `context`: it is built once, from process.env, when the module loads (so a
+// run cannot be given another environment), it turns an unset GITHUB_RUN_ID into NaN where
+// patchloop names artifacts and branches with 'local', and it parses the event payload without
+// saying what was wrong with it (start-up reads the payload itself and reports a bad one; the
+// bundle keeps the toolkit's parse from throwing, see scripts/bundle.mjs). getOctokit, which does
+// fit, reads the same variables.
 import { tmpdir } from 'node:os';
 
 export interface RunnerEnv {

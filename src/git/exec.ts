@@ -1,6 +1,14 @@
 // The one way patchloop runs git: an absolute binary found once, a minimal environment, our own
 // configuration overrides on every call, a time bound, an abort signal, capped output, and the
 // whole process group killed when any of those say stop. Never a shell.
+//
+// Not simple-git (checked with 4.1.0, `strict` and `allowConfig`): it starts git in patchloop's own
+// process group (its spawn options are cut down to uid and gid, so no `detached`) and stops a call
+// by sending SIGINT to git alone, from its abort signal or its inactivity timeout. A helper git has
+// started (git-remote-https, pack-objects, ssh, a filter) would outlive the stop, and any git call
+// can start one, so no call could keep the "no helper outliving the run" guarantee that
+// test/git/exec.test.ts checks ("kills the whole process group when the time bound passes"). Its
+// output also arrives as text, where `cat-file`/`show` need bytes, and it has no output cap.
 import { spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { crc32, inflateRaw, type ZlibOptions } from 'node:zlib';
 import { TRANSCRIPT_ARTIFACT_PREFIX, TRANSCRIPT_HTML, TRANSCRIPT_JSONL } from './artifact.js';
 import type { GitHubClient } from './octokit.js';
-import { bodyChunks, nodeFetch } from '../providers/node-fetch.js';
+import { nodeFetch } from '../providers/node-fetch.js';
 
 export interface TranscriptArtifactRef {
   id: number;
@@ -35,8 +35,8 @@ export interface DownloadTranscriptOptions {
   /** the largest zip accepted, in bytes (default 256 MiB) */
   maxBytes?: number;
   /**
-   * how the signed URL is fetched (tests; by default over node:http, as Octokit's requests are,
-   * which spares a follow-up's start compiling Node's own fetch); never given the GitHub token
+   * how the signed URL is fetched (tests; by default through the proxy the environment names for
+   * it, as Octokit's requests are); never given the GitHub token
    */
   fetch?: typeof fetch;
   signal?: AbortSignal;
@@ -272,7 +272,7 @@ async function fetchCapped(
     throw new Error(`the zip is ${declared} bytes, more than the ${maxBytes} accepted`);
   const chunks: Buffer[] = [];
   let total = 0;
-  for await (const chunk of bodyChunks(res) ?? res.body ?? []) {
+  for await (const chunk of res.body ?? []) {
     total += (chunk as Uint8Array).length;
     if (total > maxBytes) throw new Error(`the zip is more than the ${maxBytes} bytes accepted`);
     chunks.push(Buffer.from(chunk as Uint8Array));

@@ -19,6 +19,7 @@
 // or WebP, whatever the server calls it.
 import { decodeEntities } from './sanitize.js';
 import type { ImageContent } from '../protocol/types.js';
+import { nodeFetch } from '../providers/node-fetch.js';
 
 export const MAX_IMAGES = 10;
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -221,7 +222,7 @@ export async function downloadImage(
   if (!allowed(current)) return { ok: false, reason: `it is not hosted on GitHub (${current.host})` };
   try {
     for (let hop = 0; ; hop++) {
-      const res = await fetch(current, {
+      const res = await nodeFetch(current, {
         redirect: 'manual',
         signal: options.signal,
         headers: { accept: 'image/png, image/jpeg, image/gif, image/webp' },

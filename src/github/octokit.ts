@@ -1,9 +1,8 @@
+import { getOctokit } from '@actions/github';
+import { requestLog } from '@octokit/plugin-request-log';
 import { retry } from '@octokit/plugin-retry';
-import { Octokit } from '@octokit/rest';
-import { nodeFetch } from '../providers/node-fetch.js';
 
-export const PatchloopOctokit = Octokit.plugin(retry);
-export type GitHubClient = InstanceType<typeof PatchloopOctokit>;
+export type GitHubClient = ReturnType<typeof getOctokit> & ReturnType<typeof retry>;
 
 export interface LogSink {
   debug(message: string): void;
@@ -26,24 +25,32 @@ export interface GitHubClientOptions {
   userAgent?: string;
 }
 
-/** Octokit with GitHub's retry and rate-limit manners (see rateLimitManners). */
+/**
+ * The Actions toolkit's Octokit (`getOctokit`: REST methods, pagination, and requests through the
+ * proxy HTTPS_PROXY / NO_PROXY name for GITHUB_API_URL) with GitHub's retry and rate-limit manners
+ * (see rateLimitManners).
+ */
 export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
   const base = options.retryAfterBaseValue ?? 1000;
   const log = options.log;
-  const octokit = new PatchloopOctokit({
-    auth: options.token,
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    userAgent: options.userAgent ?? 'patchloop',
-    // node:http rather than Node's fetch: no WebAssembly HTTP parser to compile on the first call.
-    request: { fetch: nodeFetch },
-    log: {
-      debug: (m: string) => log?.debug(m),
-      info: (m: string) => log?.debug(m),
-      warn: (m: string) => log?.warning(m),
-      error: (m: string) => log?.warning(m),
+  // No `request` option here: it would replace the toolkit's proxy-aware fetch.
+  const octokit = getOctokit(
+    options.token,
+    {
+      baseUrl: options.baseUrl.replace(/\/+$/, ''),
+      userAgent: options.userAgent ?? 'patchloop',
+      log: {
+        debug: (m: string) => log?.debug(m),
+        info: (m: string) => log?.debug(m),
+        warn: (m: string) => log?.warning(m),
+        error: (m: string) => log?.warning(m),
+      },
+      retry: { retries: options.retries ?? 3, retryAfterBaseValue: base },
     },
-    retry: { retries: options.retries ?? 3, retryAfterBaseValue: base },
-  });
+    retry,
+    // each request's method, path, status and time on the debug log, as @octokit/rest did
+    requestLog,
+  ) as GitHubClient;
   if (options.throttle !== false)
     rateLimitManners(octokit, { base, retries: options.rateLimitRetries ?? 2, ...(log ? { log } : {}) });
   return octokit;

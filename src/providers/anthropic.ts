@@ -8,7 +8,6 @@ import { capabilitiesOf } from './capabilities.js';
 import type { FailureHints } from './hints.js';
 import { ANTHROPIC_ID_POLICY } from './ids.js';
 import { ByteMeter } from './metered-fetch.js';
-import { bodyChunks } from './node-fetch.js';
 import { SdkNotices } from './sdk-notices.js';
 import { sseBatches } from './sse-reader.js';
 import type { TurnBuilder } from './turn-builder.js';
@@ -335,7 +334,7 @@ export function createAnthropicProvider(config: AnthropicConfig): Provider {
       const response = await pending;
       if (!response.body)
         throw new Anthropic.AnthropicError('the response to a streamed request had no body');
-      for await (const frames of sseBatches(bodyChunks(response) ?? response.body)) {
+      for await (const frames of sseBatches(response.body)) {
         const out: AttemptEvent[] = [];
         // A run of argument deltas to one tool call within the chunk goes to the builder as one
         // delta (a MiB of arguments in 16-byte pieces is ~70,000 frames). Text and thinking keep

@@ -6,7 +6,7 @@ import { nodeFetch } from './node-fetch.js';
  * reasoning model thinks, Gemini's empty chunks. Measured on the events an adapter yields, a model
  * that thinks silently for minutes while the server keeps the connection alive looks hung. So every
  * adapter gives its SDK the fetch of a ByteMeter, which tells the attempt that made the request
- * about every chunk of the response body.
+ * about every chunk of the response body (heard on the dispatcher, before any web stream).
  *
  * Each attempt makes one request. The harness announces an attempt's listener before the attempt
  * starts (`expect`) and withdraws it when the attempt ends (`forget`); the meter hands listeners to
@@ -19,16 +19,11 @@ export type ActivityListener = () => void;
 
 type Fetch = typeof globalThis.fetch;
 
-// The SDKs need Headers and Response: touching one evaluates undici's JavaScript (15–30 ms), here,
-// with the adapter that start-up preloads while it waits on git, rather than on the way to the
-// first request. Its HTTP parser is not used: requests go over node:http (node-fetch.ts).
-void globalThis.Response;
-
 export class ByteMeter {
   private readonly waiting: ActivityListener[] = [];
 
-  /** The fetch to give the SDK. */
-  readonly fetch: Fetch = (input, init) => nodeFetch(input, init, this.waiting.shift());
+  /** The fetch to give the SDK: proxy-aware, without undici's own timeouts (the adapter owns them). */
+  readonly fetch: Fetch = (input, init) => nodeFetch(input, init, this.waiting.shift(), { timeouts: false });
 
   /** The next request made through `fetch` reports to `listener`. */
   expect(listener: ActivityListener): void {

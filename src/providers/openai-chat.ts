@@ -7,7 +7,6 @@ import { classifyError, streamCutFailure } from './errors.js';
 import type { FailureHints } from './hints.js';
 import { OPENAI_CHAT_ID_POLICY } from './ids.js';
 import { ByteMeter } from './metered-fetch.js';
-import { bodyChunks } from './node-fetch.js';
 import { SdkNotices } from './sdk-notices.js';
 import { sseBatches } from './sse-reader.js';
 import type { RetryPolicy } from './retry.js';
@@ -174,7 +173,7 @@ export function createOpenAIChatProvider(config: OpenAIChatConfig): Provider {
       const response = await pending;
       if (!response.body) throw new OpenAI.OpenAIError('the response to a streamed request had no body');
       let done = false;
-      for await (const frames of sseBatches(bodyChunks(response) ?? response.body)) {
+      for await (const frames of sseBatches(response.body)) {
         const out: AttemptEvent[] = [];
         // Argument deltas of one call within the chunk go to the builder joined (a MiB of
         // arguments in 16-byte pieces is ~70,000 frames); everything else keeps its frame's event.

@@ -140,4 +140,28 @@ describe('the Actions log', () => {
     expect(lines[0]).toBe('::group::patchloop turn 1 · m%25 :\u200B:x');
     expect(neutralizeCommands('##[error]x')).toBe('#\u200B#[error]x');
   });
+
+  it('writes the same lines to stdout through the Actions toolkit as to a line sink', () => {
+    const events = (log: ReturnType<typeof createActionsLog>) => {
+      log.onEvent({ type: 'turn_start', turn: 1, model: 'm%\n::x' });
+      log.onEvent({ type: 'notice', turn: 1, source: 'openai', message: 'a ::warning:: inside' });
+      log.onEvent({ type: 'turn_start', turn: 2, model: 'm' });
+      log.outcome({ conclusion: 'success', turns: 2, usage: { inputTokens: 1, outputTokens: 2 } as never });
+    };
+    const lines: string[] = [];
+    events(createActionsLog({ sink: { write: (l) => lines.push(l) } }));
+    const written: string[] = [];
+    const original = process.stdout.write;
+    process.stdout.write = ((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stdout.write;
+    try {
+      events(createActionsLog());
+    } finally {
+      process.stdout.write = original;
+    }
+    expect(lines.filter((l) => l.startsWith('::group::'))).toHaveLength(2);
+    expect(written.join('')).toBe(lines.map((l) => `${l}\n`).join(''));
+  });
 });

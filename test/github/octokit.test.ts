@@ -33,6 +33,25 @@ describe('the GitHub client', () => {
     expect(warnings.join('\n')).toMatch(/secondary rate limit .* retrying after 2 s/);
   });
 
+  it("is the toolkit's Octokit: the token as authorization, each request on the debug log", async () => {
+    const issue = gh.addIssue({ title: 'logged' });
+    const debug: string[] = [];
+    const github = createGitHubClient({
+      token: 'ghs_faketoken',
+      baseUrl: gh.url,
+      log: { debug: (m) => debug.push(m), info: () => {}, warning: () => {} },
+    });
+    const { data } = await github.rest.issues.get({
+      owner: 'octo',
+      repo: 'demo',
+      issue_number: issue.number,
+    });
+    expect(data.title).toBe('logged');
+    const seen = gh.requestsTo('GET', new RegExp(`/issues/${issue.number}$`));
+    expect(seen.at(-1)!.headers.authorization).toBe('token ghs_faketoken');
+    expect(debug.join('\n')).toMatch(new RegExp(`GET /repos/octo/demo/issues/${issue.number} - 200 with id`));
+  });
+
   it('waits out a primary rate limit whose reset is near, and gives up on one an hour away', async () => {
     const warnings: string[] = [];
     const github = createGitHubClient({

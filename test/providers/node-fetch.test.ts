@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { brotliCompressSync, constants, createGzip, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAnthropicProvider } from '../../src/providers/anthropic.js';
-import { bodyChunks, nodeFetch } from '../../src/providers/node-fetch.js';
+import { nodeFetch } from '../../src/providers/node-fetch.js';
 import { startAnthropicServer } from '../fakes/anthropic-server.js';
 import type { FakeProviderServer } from '../fakes/sse.js';
 import { FAST_RETRY, collect, context, user } from './helpers.js';
@@ -11,7 +11,7 @@ import { FAST_RETRY, collect, context, user } from './helpers.js';
 /*
  * nodeFetch against loopback node:http servers: what the provider SDKs rely on from a fetch
  * (decoded bodies, redirects, aborts, stale keep-alive connections, errors shaped as Node's fetch
- * shapes them) and what the adapters add (bodyChunks, onActivity).
+ * shapes them) and what the adapters add (onActivity). Its proxy handling: proxy.test.ts.
  */
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -151,24 +151,21 @@ describe('nodeFetch: response bodies', () => {
   });
 });
 
-describe('nodeFetch: bodyChunks and onActivity', () => {
+describe('nodeFetch: onActivity and reading the body', () => {
   const PIECES = ['data: one\n\n', 'data: two\n\n', 'data: three\n\n', 'data: four\n\n'];
 
-  it('yields the chunks as the socket delivered them, each reported, and locks the web body', async () => {
+  it('yields the chunks as the socket delivered them, each reported', async () => {
     const { url } = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       void writeSlowly(res, PIECES);
     });
     let activity = 0;
     const response = await nodeFetch(`${url}/sse`, undefined, () => activity++);
-    expect(activity).toBe(1); // the headers
-    const chunks = bodyChunks(response);
-    expect(chunks).toBeDefined();
-    expect(response.body!.locked).toBe(true);
-    expect(bodyChunks(response)).toBeUndefined();
+    // the headers, and the first chunk if it came with them
+    expect(activity).toBeGreaterThanOrEqual(1);
 
     const got: string[] = [];
-    for await (const chunk of chunks!) {
+    for await (const chunk of response.body!) {
       expect(chunk).toBeInstanceOf(Uint8Array);
       got.push(Buffer.from(chunk).toString('utf8'));
     }
@@ -186,12 +183,6 @@ describe('nodeFetch: bodyChunks and onActivity', () => {
     const response = await nodeFetch(`${url}/sse`, undefined, () => activity++);
     expect(await response.text()).toBe(PIECES.join(''));
     expect(activity).toBe(1 + PIECES.length);
-    // read through its web stream: no chunks left to take
-    expect(bodyChunks(response)).toBeUndefined();
-  });
-
-  it('gives no chunks for a response it did not make', () => {
-    expect(bodyChunks(new Response('x'))).toBeUndefined();
   });
 
   it('ends the connection at once when the reader breaks off after the first chunk', async () => {
@@ -205,7 +196,7 @@ describe('nodeFetch: bodyChunks and onActivity', () => {
     const socket = await arrived.promise;
     const gone = closed(socket);
     const got: string[] = [];
-    for await (const chunk of bodyChunks(response)!) {
+    for await (const chunk of response.body!) {
       got.push(Buffer.from(chunk).toString('utf8'));
       break;
     }
@@ -227,7 +218,7 @@ describe('nodeFetch: bodyChunks and onActivity', () => {
     const socket = await arrived.promise;
     const gone = closed(socket);
     const got: string[] = [];
-    for await (const chunk of bodyChunks(response)!) {
+    for await (const chunk of response.body!) {
       got.push(Buffer.from(chunk).toString('utf8'));
       break;
     }
@@ -284,8 +275,8 @@ describe('nodeFetch: aborts', () => {
   });
 
   it.each([
-    ['bodyChunks', false],
-    ['the web body', true],
+    ['its async iterator', false],
+    ['a reader', true],
   ])(
     'rejects reading the body (%s) when aborted after the headers, and closes the connection',
     async (_how, web) => {
@@ -307,7 +298,7 @@ describe('nodeFetch: aborts', () => {
             if (seen.length === 1) controller.abort();
           }
         } else {
-          for await (const chunk of bodyChunks(response)!) {
+          for await (const chunk of response.body!) {
             seen.push(Buffer.from(chunk).toString('utf8'));
             if (seen.length === 1) controller.abort();
           }
@@ -345,29 +336,9 @@ describe('nodeFetch: aborts', () => {
 });
 
 describe('nodeFetch: connections', () => {
-  it('sends a request again on a new connection when its kept-alive one was closed by the server', async () => {
-    // Which connection each request arrived on. The second request on the first connection is
-    // dropped unanswered, as when the server closed the idle connection just as it was reused.
-    const arrivals: number[] = [];
-    const served = await serve((req, res) => {
-      const connection = served.connections.indexOf(req.socket);
-      arrivals.push(connection);
-      if (connection === 0 && arrivals.length === 2) {
-        req.socket.destroy();
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/plain' });
-      res.end(`answer ${arrivals.length}`);
-    });
-    const first = await nodeFetch(`${served.url}/one`);
-    expect(await first.text()).toBe('answer 1');
-    const second = await nodeFetch(`${served.url}/two`);
-    expect(second.status).toBe(200);
-    expect(await second.text()).toBe('answer 3');
-    // request 2 went out on the reused connection, failed there, and was sent again on a new one
-    expect(arrivals).toEqual([0, 0, 1]);
-    expect(served.connections).toHaveLength(2);
-  });
+  // A request on a kept-alive connection the server drops just as it is reused fails with
+  // "fetch failed" (undici does not send it again); the provider retry policy and Octokit's retry
+  // plugin treat that as a lost connection and retry.
 
   it('does not fail a request on a kept-alive connection the server closed while idle', async () => {
     let requests = 0;
@@ -386,10 +357,11 @@ describe('nodeFetch: connections', () => {
     expect(requests).toBe(2);
   });
 
-  it('reuses a kept-alive connection', async () => {
+  it('reuses kept-alive connections', async () => {
     const served = await serve((_req, res) => res.end('ok'));
-    for (let i = 0; i < 3; i++) expect(await (await nodeFetch(`${served.url}/n`)).text()).toBe('ok');
-    expect(served.connections).toHaveLength(1);
+    for (let i = 0; i < 6; i++) expect(await (await nodeFetch(`${served.url}/n`)).text()).toBe('ok');
+    // undici may open a second connection while the first is being handed back to its pool
+    expect(served.connections.length).toBeLessThanOrEqual(2);
   });
 
   it('rejects a refused connection with TypeError "fetch failed" and its ECONNREFUSED cause', async () => {
