@@ -240,5 +240,5 @@ describe('the CLI package (npm pack)', () => {
     } finally {
       await server.close();
     }
-  });
+  }, 180_000);
 });
