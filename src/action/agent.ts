@@ -17,6 +17,7 @@ import type { UserMessage } from '../protocol/types.js';
 import type { Provider } from '../providers/types.js';
 import { createSessionProvider } from '../providers/session.js';
 import { createWorkspaceTools } from '../tools/index.js';
+import { describeNetwork } from '../sandbox/network.js';
 import { ProgressBoard } from './progress.js';
 import type { PreparedWork } from './start-up.js';
 import { mark, type RunState } from './state.js';
@@ -46,6 +47,7 @@ export async function runAgentPhase(
   const allowBash = inputs.allowBash && commands;
   if (sandbox.kind === 'isolated') {
     core.info(`patchloop: ${sandbox.reason}.`);
+    core.info(`patchloop: command network (command-network): ${describeNetwork(sandbox.network.policy)}.`);
   } else if (commands) {
     core.warning(
       `patchloop: commands are not isolated (${sandbox.reason}); they run because allow-unisolated-commands is true.`,

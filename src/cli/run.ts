@@ -25,6 +25,7 @@ import { renderSummaryText, toolLogFromMessages } from '../report/summary.js';
 import { createWorkspaceTools } from '../tools/index.js';
 import { isInside } from '../tools/safe-fs.js';
 import { probeMachine, startSandbox } from '../sandbox/index.js';
+import { networkSummaryLine, parseCommandNetwork, type CommandNetwork } from '../sandbox/network.js';
 import { existingFolder, parseFlags, positiveInt, positiveNumber } from './args.js';
 import { watchInterrupts } from './interrupt.js';
 import { UsageError, type CliCommand, type CliIO } from './io.js';
@@ -51,6 +52,8 @@ Options:
   --allow-bash            also offer the bash tool
   --sandbox auto|off      run the agent's commands as an unprivileged user that cannot read this
                           process's secrets, where root or passwordless sudo allows (default: auto)
+  --command-network N     what those commands reach: none (their own loopback; the default), all,
+                          or host names (registry.npmjs.org,*.pythonhosted.org) through a proxy
   --instructions TEXT     appended to the system prompt
   --branch B              branch for the commit (default: patchloop/<task>-<time>)
   --transcript FILE       where the JSONL transcript goes (default: the system temp folder)
@@ -75,6 +78,7 @@ const FLAGS = {
   'test-command': 'string',
   'allow-bash': 'boolean',
   sandbox: 'string',
+  'command-network': 'string',
   instructions: 'string',
   branch: 'string',
   transcript: 'string',
@@ -177,6 +181,12 @@ export const runCommand: CliCommand = async (argv, io) => {
   if (sandboxMode !== 'auto' && sandboxMode !== 'off') {
     throw new UsageError(`--sandbox must be auto or off, got "${sandboxMode}"`);
   }
+  let network: CommandNetwork;
+  try {
+    network = parseCommandNetwork(flags['command-network'] ?? 'none');
+  } catch (err) {
+    throw new UsageError(`--${(err as Error).message}`);
+  }
   // Full outputs that run_tests and bash cut go to a folder of their own, which commands and the
   // file tools may read; the transcript stays apart.
   const outputsDir = join(tmpdir(), 'patchloop', id, 'outputs');
@@ -198,6 +208,7 @@ export const runCommand: CliCommand = async (argv, io) => {
       ...[dirname(transcriptPath)].filter((d) => !isInside(checkout.root, d)),
     ],
     readOnlyDirs: [outputsDir],
+    network,
     env: io.env,
   }).catch(async (err: Error) => {
     await isolating.catch(() => undefined);
@@ -309,6 +320,9 @@ export const runCommand: CliCommand = async (argv, io) => {
       redact,
       branch: flags.branch,
       continueOn,
+      ...(sandbox.kind === 'isolated'
+        ? { commandNetwork: () => networkSummaryLine(sandbox.network.policy, sandbox.network.refused()) }
+        : {}),
     });
   } finally {
     timeline.close();
@@ -381,6 +395,8 @@ interface Finish {
   continueOn?: string;
   /** false when the workspace's set-up failed: there is nothing to commit, and no git to do it */
   commit: boolean;
+  /** the command network line of the summary (policy and refused hosts), read when it is written */
+  commandNetwork?: () => string;
 }
 
 /** Commits the work, writes the summary line, prints the summary; returns the exit status. */
@@ -395,6 +411,7 @@ async function finish({
   branch,
   continueOn,
   commit: commitAny,
+  commandNetwork,
 }: Finish): Promise<number> {
   let commit: LocalCommit | undefined;
   let commitError: string | undefined;
@@ -435,6 +452,7 @@ async function finish({
       ...(error ? { error } : {}),
       ...(result.finalText ? { finalMessage: result.finalText } : {}),
       notices: [model.scripted, commit?.leftOut].filter((n): n is string => !!n),
+      ...(commandNetwork ? { commandNetwork: commandNetwork() } : {}),
     },
     { redact },
   );
