@@ -50,8 +50,11 @@ export function hostAllowed(patterns: readonly string[], host: string): boolean 
 // documentation and benchmark ranges, multicast and the reserved rest. A name that resolves only to
 // these is refused even when the host list allows it: an allowed name must not become a way to the
 // runner's own services.
-const NOT_PUBLIC = (() => {
-  const list = new BlockList();
+// Two lists: one BlockList holding both families matches IPv4 addresses against IPv6 rules (as
+// IPv4-mapped addresses), and ::ffff:0:0/96 would then take in every IPv4 address.
+const [NOT_PUBLIC_V4, NOT_PUBLIC_V6] = (() => {
+  const list4 = new BlockList();
+  const list6 = new BlockList();
   const v4: [string, number][] = [
     ['0.0.0.0', 8],
     ['10.0.0.0', 8],
@@ -70,7 +73,6 @@ const NOT_PUBLIC = (() => {
   ];
   const v6: [string, number][] = [
     ['::', 96],
-    ['::ffff:0:0', 96],
     ['64:ff9b:1::', 48],
     ['100::', 64],
     ['2001::', 23],
@@ -81,19 +83,21 @@ const NOT_PUBLIC = (() => {
     ['fec0::', 10],
     ['ff00::', 8],
   ];
-  for (const [net, bits] of v4) list.addSubnet(net, bits, 'ipv4');
-  for (const [net, bits] of v6) list.addSubnet(net, bits, 'ipv6');
-  return list;
+  for (const [net, bits] of v4) list4.addSubnet(net, bits, 'ipv4');
+  for (const [net, bits] of v6) list6.addSubnet(net, bits, 'ipv6');
+  return [list4, list6];
 })();
 
 /** True for a public unicast address; an IPv4 address mapped into IPv6 is judged as the IPv4 one. */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
-  if (family === 4) return !NOT_PUBLIC.check(address, 'ipv4');
+  if (family === 4) return !NOT_PUBLIC_V4.check(address, 'ipv4');
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return isPublicAddress(mapped[1]!);
-  return !NOT_PUBLIC.check(address, 'ipv6');
+  // any other IPv4-mapped form (::ffff:7f00:1) is refused rather than decoded
+  if (/^::ffff:/i.test(address)) return false;
+  return !NOT_PUBLIC_V6.check(address, 'ipv6');
 }
 
 /** One destination the proxy refused, with how often. */

@@ -210,7 +210,13 @@ export async function startNetworkProxy(o: ProxyOptions): Promise<NetworkProxy> 
       req.pipe(up);
     })();
   });
-  server.on('clientError', (_err, socket) => socket.destroy());
+  // a request line Node's parser will not take (`CONNECT <!--x-->:443`) is refused like any other
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code !== 'ECONNRESET' && socket.writable) {
+      refuse('', 'not a valid request');
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    } else socket.destroy();
+  });
 
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
