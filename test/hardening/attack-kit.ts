@@ -625,7 +625,20 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
       ],
     ],
   },
-  // PL_WEAKEN=hide-above,read-only-git,private-dirs,limits picks the sandbox's own test switches
+  'proxy-hosts': {
+    what: "command-network's proxy lets a command reach any host, not only those listed",
+    edits: [
+      [
+        /if\(![\w$]+\([\w$]+,([\w$]+)\)\)return ([\w$]+)\(\1,"not in command-network"\)/g,
+        'if(!1)return $2($1,"")',
+      ],
+    ],
+  },
+  'proxy-addresses': {
+    what: "command-network's proxy connects to whatever address an allowed name resolves to (loopback, metadata, private)",
+    edits: [[/\.filter\(([\w$]+)=>[\w$]+\(\1\.address\)\)/g, '.filter(()=>!0)']],
+  },
+  // PL_WEAKEN=hide-above,read-only-git,private-dirs,limits,network picks the sandbox's own test switches
   'sandbox-weaken': {
     what: 'the sandbox defences named in PL_WEAKEN are left out, and its self-check skipped',
     edits: [
