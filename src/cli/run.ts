@@ -124,6 +124,12 @@ export const runCommand: CliCommand = async (argv, io) => {
   }
   // The SDK loads while git checks the checkout.
   if (!flags.replay) preloadProvider(provider);
+  let network: CommandNetwork;
+  try {
+    network = parseCommandNetwork(flags['command-network'] ?? 'none');
+  } catch (err) {
+    throw new UsageError(`--${(err as Error).message}`);
+  }
   // What the machine offers for isolation is asked beside the git work (nothing of the checkout).
   if ((flags.sandbox ?? 'auto') === 'auto') void probeMachine();
   const checkout = await cleanCheckout(
@@ -180,12 +186,6 @@ export const runCommand: CliCommand = async (argv, io) => {
   const sandboxMode = flags.sandbox ?? 'auto';
   if (sandboxMode !== 'auto' && sandboxMode !== 'off') {
     throw new UsageError(`--sandbox must be auto or off, got "${sandboxMode}"`);
-  }
-  let network: CommandNetwork;
-  try {
-    network = parseCommandNetwork(flags['command-network'] ?? 'none');
-  } catch (err) {
-    throw new UsageError(`--${(err as Error).message}`);
   }
   // Full outputs that run_tests and bash cut go to a folder of their own, which commands and the
   // file tools may read; the transcript stays apart.
