@@ -634,6 +634,12 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
       ],
     ],
   },
+  'net-fail-closed': {
+    what: 'where no network namespace can be made, commands run isolated but on the runner’s network instead of not at all',
+    edits: [
+      [/if\(([\w$]+)&&typeof ([\w$]+)\.network=="string"\)return [\w$]+\(\2\.network\)/g, 'if(!1)return 0'],
+    ],
+  },
   'proxy-addresses': {
     what: "command-network's proxy connects to whatever address an allowed name resolves to (loopback, metadata, private)",
     edits: [[/\.filter\(([\w$]+)=>[\w$]+\(\1\.address\)\)/g, '.filter(()=>!0)']],

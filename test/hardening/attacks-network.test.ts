@@ -46,6 +46,15 @@ function addTestResolver(bundleDir: string): void {
   if (hits === 0) throw new Error('the bundle reads no proxyOverride: the test resolver cannot be added');
 }
 
+/** A machine without `ip` (iproute2), for this test's second bundle: the network probe finds none. */
+function withoutIp(bundleDir: string): void {
+  const file = join(bundleDir, 'index.js');
+  const text = readFileSync(file, 'utf8');
+  const next = text.replace(/let ([\w$]+)=[\w$]+\("ip"\);/, 'let $1=void 0;');
+  if (next === text) throw new Error('the bundle looks up no ip: the machine without it cannot be made');
+  writeFileSync(file, next);
+}
+
 const root = process.platform === 'linux' && process.getuid?.() === 0;
 
 let runner: Server;
@@ -81,6 +90,57 @@ afterAll(() => {
 });
 
 describe.skipIf(!root)('command-network through the bundled action', () => {
+  it('fails closed: where no network namespace can be made, run_tests is not offered (unless the policy is all)', async () => {
+    const noIp = await actionUnderTest(async () => {
+      const built = await buildAction();
+      addTestResolver(dirname(built.path));
+      withoutIp(dirname(built.path));
+      return built;
+    });
+    const f = makeFixture();
+    try {
+      const before = runnerHits;
+      const script = `(exec 3<>/dev/tcp/127.0.0.1/${runnerPort} && cat <&3) 2>&1 || echo RUNNER-UNREACHED\n`;
+      const head = {
+        'package.json': '{ "name": "demo", "scripts": { "test": "bash ci/test.sh" } }\n',
+        'ci/test.sh': script,
+      };
+      const none = await attack({ action: noIp, fixture: f, secrets, head, turns: wellBehaved() });
+      const seenNone = toolResultsSent(none.model.requests.at(-1)?.body).join('\n');
+      await none.cleanup();
+      const f2 = makeFixture();
+      const all = await attack({
+        action: noIp,
+        fixture: f2,
+        secrets,
+        head,
+        turns: wellBehaved(),
+        inputs: { 'command-network': 'all' },
+      });
+      await all.cleanup();
+      f2.cleanup();
+      record('network: fail closed', {
+        attacksTried: 1,
+        attacksHeld: none.toolsOffered.includes('run_tests') ? 0 : 1,
+        runs: 2,
+        secretChecks: Object.keys(none.outputs).length + Object.keys(all.outputs).length,
+        secretsFound: none.leaks.length + all.leaks.length,
+      });
+      expect(none.leaks).toEqual([]);
+      expect(none.toolsOffered).not.toContain('run_tests');
+      expect(seenNone).not.toContain('runner-service-secret');
+      expect(none.comment).toMatch(
+        /commands cannot be isolated on this runner \(ip \(iproute2\) is not installed/,
+      );
+      // `all` needs no namespace: the test runs, isolated otherwise, on the runner's network
+      expect(all.toolsOffered).toContain('run_tests');
+      expect(runnerHits).toBe(before + 1);
+    } finally {
+      noIp.cleanup();
+      f.cleanup();
+    }
+  }, 240_000);
+
   it('none (the default): a fork’s test script reaches neither the runner’s loopback listener nor an outside address', async () => {
     const f = makeFixture();
     const script = [
