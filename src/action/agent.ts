@@ -20,6 +20,7 @@ import { createWorkspaceTools } from '../tools/index.js';
 import { filterAllowedTools } from '../tools/allowed.js';
 import type { AnyAgentTool } from '../protocol/tool.js';
 import { loadMcpConfig, startRunMcp } from './mcp.js';
+import { describeNetwork } from '../sandbox/network.js';
 import { ProgressBoard } from './progress.js';
 import type { PreparedWork } from './start-up.js';
 import { mark, type RunState } from './state.js';
@@ -49,6 +50,7 @@ export async function runAgentPhase(
   const allowBash = inputs.allowBash && commands;
   if (sandbox.kind === 'isolated') {
     core.info(`patchloop: ${sandbox.reason}.`);
+    core.info(`patchloop: command network (command-network): ${describeNetwork(sandbox.network.policy)}.`);
   } else if (commands) {
     core.warning(
       `patchloop: commands are not isolated (${sandbox.reason}); they run because allow-unisolated-commands is true.`,

@@ -1,5 +1,6 @@
 // The action's inputs (CONTRACT §2), read and checked before anything else happens.
 import { isPermissionLevel, type PermissionLevel } from '../github/permission.js';
+import { parseCommandNetwork, type CommandNetwork } from '../sandbox/network.js';
 import { isProviderName, parseFallbackSpec } from '../providers/index.js';
 import type { ProviderName } from '../providers/types.js';
 import { parseMcpConfig } from '../tools/mcp/config.js';
@@ -54,8 +55,7 @@ export interface ActionInputs {
 
 export type RunMode = 'fix' | 'review';
 export type RunStage = 'all' | 'agent' | 'deliver';
-/** none: loopback in the command's own namespace; hosts: HTTP(S) to these through patchloop's proxy; all: unrestricted. */
-export type CommandNetwork = { kind: 'none' } | { kind: 'all' } | { kind: 'hosts'; hosts: string[] };
+export type { CommandNetwork };
 
 export class InputError extends Error {
   constructor(message: string) {
@@ -203,22 +203,13 @@ export function readInputs(read: InputReader): ActionInputs {
   };
 }
 
-// A host name as the proxy compares it: letters, digits, hyphens and dots, optionally led by `*.`
-// for any subdomain. Ports, schemes and paths are not part of it.
-const HOST_PATTERN = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
-
 /** `command-network`: none, all, or a list of host names (comma- or newline-separated). */
 export function commandNetworkInput(raw: string): CommandNetwork {
-  const v = raw.trim().toLowerCase();
-  if (v === '' || v === 'none') return { kind: 'none' };
-  if (v === 'all') return { kind: 'all' };
-  const hosts = listInput(v);
-  const bad = hosts.find((h) => !HOST_PATTERN.test(h));
-  if (bad !== undefined)
-    throw new InputError(
-      `Input command-network is none, all, or host names such as registry.npmjs.org or *.pythonhosted.org (comma- or newline-separated); "${bad}" is not a host name.`,
-    );
-  return { kind: 'hosts', hosts };
+  try {
+    return parseCommandNetwork(raw);
+  } catch (err) {
+    throw new InputError(`Input ${(err as Error).message}`);
+  }
 }
 
 /** `issue-number`: empty, or a positive whole number (a leading `#` is accepted). */

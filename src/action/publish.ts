@@ -19,6 +19,7 @@ import {
   type ChangedFile,
   type RunSummaryInput,
 } from '../report/summary.js';
+import { listRefused, networkSummaryLine } from '../sandbox/network.js';
 import { setRunOutputs, type RunOutputs } from './outputs.js';
 import type { FinishInput, RunState } from './state.js';
 
@@ -108,11 +109,22 @@ function summaryInput(s: RunState, o: FinishInput): RunSummaryInput {
     diff: s.inputs.dryRun && r ? editsDiff(r.messages) || undefined : undefined,
     related: related.length > 0 ? related : undefined,
     notices: [...s.notices, ...(s.inputs.dryRun ? ['Dry run: nothing was pushed or posted.'] : [])],
+    commandNetwork: commandNetworkLine(s),
   };
+}
+
+/** What commands could reach and what was refused; undefined when no command could run. */
+function commandNetworkLine(s: RunState): string | undefined {
+  const box = s.sandbox;
+  if (box?.kind === 'isolated') return networkSummaryLine(box.network.policy, box.network.refused());
+  if (box && s.inputs.allowUnisolatedCommands) return 'all (commands were not isolated)';
+  return undefined;
 }
 
 /** Writes the summary everywhere it goes and sets the outputs; returns the exit code. */
 export async function finish(s: RunState, o: FinishInput): Promise<number> {
+  const refused = s.sandbox?.kind === 'isolated' ? s.sandbox.network.refused() : [];
+  if (refused.length) core.warning(`patchloop: command-network refused ${listRefused(refused)}.`);
   const usage: Usage = o.result?.usage ?? emptyUsage();
   if (s.transcript) {
     s.transcript.summary({

@@ -302,6 +302,7 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
     privateDirs: [runner.runnerTemp, s.dir],
     readOnlyDirs: [s.outputsDir()],
     commandEnv: inputs.commandEnv,
+    network: inputs.commandNetwork,
     env: s.env,
   });
   const unready = (err: Error) =>

@@ -27,6 +27,7 @@ import { mcpSecrets } from '../tools/mcp/config.js';
 import { readMcpFlag, startCliMcp } from './mcp.js';
 import { isInside } from '../tools/safe-fs.js';
 import { probeMachine, startSandbox } from '../sandbox/index.js';
+import { networkSummaryLine, parseCommandNetwork, type CommandNetwork } from '../sandbox/network.js';
 import { existingFolder, parseFlags, positiveInt, positiveNumber } from './args.js';
 import { watchInterrupts } from './interrupt.js';
 import { UsageError, type CliCommand, type CliIO } from './io.js';
@@ -53,6 +54,8 @@ Options:
   --allow-bash            also offer the bash tool
   --sandbox auto|off      run the agent's commands as an unprivileged user that cannot read this
                           process's secrets, where root or passwordless sudo allows (default: auto)
+  --command-network N     what those commands reach: none (their own loopback; the default), all,
+                          or host names (registry.npmjs.org,*.pythonhosted.org) through a proxy
   --instructions TEXT     appended to the system prompt
   --branch B              branch for the commit (default: patchloop/<task>-<time>)
   --transcript FILE       where the JSONL transcript goes (default: the system temp folder)
@@ -79,6 +82,7 @@ const FLAGS = {
   'test-command': 'string',
   'allow-bash': 'boolean',
   sandbox: 'string',
+  'command-network': 'string',
   instructions: 'string',
   branch: 'string',
   transcript: 'string',
@@ -127,6 +131,12 @@ export const runCommand: CliCommand = async (argv, io) => {
   }
   // The SDK loads while git checks the checkout.
   if (!flags.replay) preloadProvider(provider);
+  let network: CommandNetwork;
+  try {
+    network = parseCommandNetwork(flags['command-network'] ?? 'none');
+  } catch (err) {
+    throw new UsageError(`--${(err as Error).message}`);
+  }
   // What the machine offers for isolation is asked beside the git work (nothing of the checkout).
   if ((flags.sandbox ?? 'auto') === 'auto') void probeMachine();
   const checkout = await cleanCheckout(
@@ -209,6 +219,7 @@ export const runCommand: CliCommand = async (argv, io) => {
       ...[dirname(transcriptPath)].filter((d) => !isInside(checkout.root, d)),
     ],
     readOnlyDirs: [outputsDir],
+    network,
     env: io.env,
   }).catch(async (err: Error) => {
     await isolating.catch(() => undefined);
@@ -333,6 +344,9 @@ export const runCommand: CliCommand = async (argv, io) => {
       redact,
       branch: flags.branch,
       continueOn,
+      ...(sandbox.kind === 'isolated'
+        ? { commandNetwork: () => networkSummaryLine(sandbox.network.policy, sandbox.network.refused()) }
+        : {}),
     });
   } finally {
     timeline.close();
@@ -406,6 +420,8 @@ interface Finish {
   continueOn?: string;
   /** false when the workspace's set-up failed: there is nothing to commit, and no git to do it */
   commit: boolean;
+  /** the command network line of the summary (policy and refused hosts), read when it is written */
+  commandNetwork?: () => string;
 }
 
 /** Commits the work, writes the summary line, prints the summary; returns the exit status. */
@@ -420,6 +436,7 @@ async function finish({
   branch,
   continueOn,
   commit: commitAny,
+  commandNetwork,
 }: Finish): Promise<number> {
   let commit: LocalCommit | undefined;
   let commitError: string | undefined;
@@ -460,6 +477,7 @@ async function finish({
       ...(error ? { error } : {}),
       ...(result.finalText ? { finalMessage: result.finalText } : {}),
       notices: [model.scripted, commit?.leftOut].filter((n): n is string => !!n),
+      ...(commandNetwork ? { commandNetwork: commandNetwork() } : {}),
     },
     { redact },
   );

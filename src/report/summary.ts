@@ -70,6 +70,8 @@ export interface RunSummaryInput {
   diff?: string;
   /** More links for the footer: the failed run a CI fix is for, the earlier run a session continues. */
   related?: { label: string; url: string }[];
+  /** What commands could reach on the network (`command-network`) and what was refused. */
+  commandNetwork?: string;
 }
 
 export interface SummaryMarkdownOptions {
@@ -198,6 +200,7 @@ function mapText(input: RunSummaryInput, c: (s: string) => string): RunSummaryIn
     artifactName: r(input.artifactName),
     diff: r(input.diff),
     related: input.related?.map((l) => ({ label: c(l.label), url: c(l.url) })),
+    commandNetwork: r(input.commandNetwork),
   };
 }
 
@@ -270,6 +273,7 @@ function headMarkdown(s: RunSummaryInput, links: Links): string {
       `[${s.prNumber !== undefined ? `#${s.prNumber}` : 'open'}](${href(s.prUrl)})`,
     ]);
   else if (s.compareUrl) rows.push(['Compare', `[create a pull request](${href(s.compareUrl)})`]);
+  if (s.commandNetwork) rows.push(['Command network', cell(s.commandNetwork.replace(/\*/g, '\\*'))]);
   // The first row is the table's header: a header of empty cells shows as an empty strip.
   const [first, ...rest] = rows;
   lines.push(`| ${first![0]} | ${first![1]} |`, '|---|---|');
@@ -520,6 +524,7 @@ export function renderSummaryText(
   );
   lines.push(`Tokens: ${tokensLine(s.usage).replace(/ · /g, ', ')}`);
   lines.push(`Cost: ${formatCost(s.usage.costUsd) ?? 'unknown (no price for this model)'}`);
+  if (s.commandNetwork) lines.push(`Command network: ${oneLine(s.commandNetwork)}`);
   if (s.branch) lines.push(`Branch: ${s.branch}`);
   if (s.commitSha) lines.push(`Commit: ${s.commitSha}`);
   if (s.prUrl) lines.push(`Pull request: ${s.prUrl}`);

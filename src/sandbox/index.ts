@@ -1,4 +1,5 @@
-import { lstatSync, realpathSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { commandPath, isVariableName, NEUTRAL_VARIABLES } from '../tools/env.js';
@@ -9,12 +10,14 @@ import { openWorkspace, type AccessMethod, type WorkspaceAccess } from './access
 import { SandboxSetupError } from './error.js';
 import {
   launch,
-  NAMESPACE_OPTIONS,
+  namespaceOptions,
   SANDBOX_HOME,
   SCRATCH_DIRS,
   type LaunchBins,
   type LaunchPlan,
 } from './launch.js';
+import { describeNetwork, networkNote, type CommandNetwork, type RefusedHost } from './network.js';
+import { startNetworkProxy, type NetworkProxy, type ProxyOptions } from './proxy.js';
 import { currentHardLimits, DEFAULT_COMMAND_LIMITS, type CommandLimits } from './limits.js';
 import { selfCheck } from './self-check.js';
 import { asRoot, ensureUser, findRootAccess, firstLine, SANDBOX_USER, systemBin } from './user.js';
@@ -28,9 +31,10 @@ import { asRoot, ensureUser, findRootAccess, firstLine, SANDBOX_USER, systemBin 
 export { SandboxSetupError } from './error.js';
 export { DEFAULT_COMMAND_LIMITS, type CommandLimits } from './limits.js';
 export { SANDBOX_USER } from './user.js';
+export type { CommandNetwork, RefusedHost } from './network.js';
 
 /** Defences a test may switch off, to show that each one is what stops its attack. */
-export type Defence = 'hide-above' | 'read-only-git' | 'private-dirs' | 'limits';
+export type Defence = 'hide-above' | 'read-only-git' | 'private-dirs' | 'limits' | 'network';
 
 export interface SandboxOptions {
   workspace: string;
@@ -48,6 +52,10 @@ export interface SandboxOptions {
   user?: string;
   /** Default: ACLs when setfacl is installed, else (as root) the user's group. */
   access?: AccessMethod;
+  /** What commands may reach (`command-network`). Default: none, their own loopback only. */
+  network?: CommandNetwork;
+  /** Tests only: where the proxy connects for a name, and which addresses it may (a loopback upstream). */
+  proxyOverride?: Pick<ProxyOptions, 'resolve' | 'addressAllowed'>;
   /** Tests only: defences left out. */
   weaken?: Defence[];
   /** Tests only: false skips the self-check (to show an attack with a defence left out). */
@@ -68,6 +76,8 @@ export type SandboxSetup =
       ready: Promise<void>;
       /** Undoes what the set-up changed (after waiting for it); call it on success, failure and cancel. */
       dispose(): Promise<void>;
+      /** The network policy commands run under, and what the proxy refused so far. */
+      network: { policy: CommandNetwork; refused(): RefusedHost[] };
     }
   | { kind: 'unavailable'; reason: string };
 
@@ -167,6 +177,8 @@ function makeSandbox(plan: LaunchPlan, pass: string[], privateDirs: string[]): C
 interface Machine {
   root: Exclude<Awaited<ReturnType<typeof findRootAccess>>, string>;
   bins: LaunchBins;
+  /** `ip`, when a network namespace with its loopback up can be made here; else why not. */
+  network: { ip: string } | string;
 }
 
 const probes = new Map<string, Promise<Machine | string>>();
@@ -199,18 +211,21 @@ export function probeMachine(user: string = SANDBOX_USER): Promise<Machine | str
       if (typeof root === 'string') return `commands cannot run as another user: ${root}`;
       const bins = resolveBins();
       if (typeof bins === 'string') return `commands cannot be isolated: ${bins}`;
-      const r = await asRoot(root, bins.unshare, [
-        ...NAMESPACE_OPTIONS,
-        '--',
-        bins.mount,
-        '-t',
-        'tmpfs',
-        'patchloop-probe',
-        '/tmp',
+      const [r, network] = await Promise.all([
+        asRoot(root, bins.unshare, [
+          ...namespaceOptions(false),
+          '--',
+          bins.mount,
+          '-t',
+          'tmpfs',
+          'patchloop-probe',
+          '/tmp',
+        ]),
+        probeNetwork(root, bins),
       ]);
       if (r.code !== 0)
         return `no PID and mount namespace for commands here (${firstLine(r.stderr) || `exit ${r.code}`})`;
-      const machine = { root, bins };
+      const machine: Machine = { root, bins, network };
       void accountOf(machine, user);
       return machine;
     })();
@@ -219,6 +234,42 @@ export function probeMachine(user: string = SANDBOX_USER): Promise<Machine | str
     probes.set(user, probe);
   }
   return probe;
+}
+
+// The network namespace is asked for apart, with the launch's very options and its step that
+// brings the loopback up: a machine without it can still run commands with `command-network: all`.
+async function probeNetwork(root: Machine['root'], bins: LaunchBins): Promise<Machine['network']> {
+  const ip = systemBin('ip');
+  if (!ip) return 'ip (iproute2) is not installed, so a command network namespace cannot get its loopback';
+  const r = await asRoot(root, bins.unshare, [
+    ...namespaceOptions(true),
+    '--',
+    ip,
+    'link',
+    'set',
+    'lo',
+    'up',
+  ]);
+  if (r.code !== 0)
+    return `no network namespace for commands here (${firstLine(r.stderr) || `exit ${r.code}`})`;
+  return { ip };
+}
+
+/** The proxy of a host list, on a unix socket in a folder of its own (short: a socket path has ~100 bytes). */
+async function startProxy(
+  hosts: string[],
+  override: SandboxOptions['proxyOverride'],
+): Promise<{ proxy: NetworkProxy; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'patchloop-net-'));
+  // the bridge, as the sandbox user, enters the folder (x) to reach the socket; nobody may list it
+  chmodSync(dir, 0o711);
+  try {
+    const proxy = await startNetworkProxy({ hosts, socketPath: join(dir, 'proxy.sock'), ...override });
+    return { proxy, dir };
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new SandboxSetupError(`the network proxy could not be started: ${(err as Error).message}`);
+  }
 }
 
 /**
@@ -254,6 +305,10 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
   const machine = await probeMachine(opts.user);
   if (typeof machine === 'string') return unavailable(machine);
   const { root, bins } = machine;
+  const policy: CommandNetwork = opts.network ?? { kind: 'none' };
+  const ownNetwork = policy.kind !== 'all' && !weak.has('network');
+  // fail closed: a policy that needs the namespace makes commands unavailable where it cannot be had
+  if (ownNetwork && typeof machine.network === 'string') return unavailable(machine.network);
   const method: AccessMethod = opts.access ?? (systemBin('setfacl') ? 'acl' : 'group');
   if (method === 'acl' && !systemBin('setfacl')) return unavailable('setfacl (package acl) is not installed');
   if (method === 'group' && root.viaSudo)
@@ -301,6 +356,13 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
   const pass = (opts.commandEnv ?? []).filter(isVariableName);
 
   const account = await accountOf(machine, opts.user ?? SANDBOX_USER);
+  const net =
+    ownNetwork && policy.kind === 'hosts' ? await startProxy(policy.hosts, opts.proxyOverride) : undefined;
+  const closeProxy = async () => {
+    if (!net) return;
+    await net.proxy.close();
+    rmSync(net.dir, { recursive: true, force: true });
+  };
   const plan: LaunchPlan = {
     root,
     account,
@@ -315,8 +377,22 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     readOnly,
     limits: weak.has('limits') ? undefined : limits,
     groupRefresh: method === 'group',
+    ...(ownNetwork && typeof machine.network !== 'string'
+      ? {
+          network: {
+            ip: machine.network.ip,
+            ...(net ? { bridge: { node: process.execPath, socketDir: net.dir } } : {}),
+          },
+        }
+      : {}),
   };
-  const checked = makeSandbox(plan, pass, privateDirs);
+  const checked: CommandSandbox = {
+    ...makeSandbox(plan, pass, privateDirs),
+    network: {
+      mark: () => net?.proxy.refusals() ?? 0,
+      note: (mark, output) => networkNote(policy, net ? net.proxy.refusedSince(mark) : [], output),
+    },
+  };
   // What the caller gets refuses to launch anything until the self-check has passed: the gate
   // callers keep (nothing runs before `ready`) is held here a second time.
   let passed = false;
@@ -344,6 +420,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
           readOnlyDirs,
           processes: weak.has('limits') ? undefined : processes,
           env,
+          network: plan.network ? { proxy: net !== undefined } : undefined,
         });
       const failed = (await check()) && (await check());
       if (failed) throw new SandboxSetupError(`the sandbox self-check failed: ${failed}`);
@@ -354,6 +431,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
   const settled = ready.catch(async (err: unknown) => {
     await access?.revoke();
     access = undefined;
+    await closeProxy();
     throw err;
   });
   // awaited by whoever runs commands; until then a failure must not count as unhandled
@@ -364,6 +442,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     privateDirs.length ? `${privateDirs.join(', ')} hidden` : '',
     hasGit ? '.git read-only' : '',
     `${method === 'acl' ? 'ACL' : 'group'} access to the workspace`,
+    `network: ${plan.network ? describeNetwork(policy) : describeNetwork({ kind: 'all' })}`,
     weak.has('limits')
       ? ''
       : `limits of ${processes} processes and ${Math.round(limits.fileBytes / 1024 ** 2)} MiB per file`,
@@ -380,8 +459,12 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     // the next run); inside it, the access granted is taken back, once the set-up has settled.
     dispose: () =>
       (disposed ??= settled.then(
-        () => access?.revoke(),
+        () => Promise.all([access?.revoke(), closeProxy()]).then(() => undefined),
         () => undefined,
       )),
+    network: {
+      policy: plan.network ? policy : { kind: 'all' },
+      refused: () => net?.proxy.refused() ?? [],
+    },
   };
 }

@@ -44,6 +44,15 @@ export interface LaunchPlan {
   limits?: CommandLimits;
   /** Group access: files created since the last command join the sandbox group first. */
   groupRefresh: boolean;
+  /** A network namespace of the command's own (`command-network` none or hosts); undefined: the runner's network. */
+  network?: NetworkPlan;
+}
+
+/** How a command's network namespace is made: `ip` brings its loopback up; `bridge` reaches the proxy. */
+export interface NetworkPlan {
+  ip: string;
+  /** hosts: Node and the folder of the proxy's socket, for the bridge from a loopback port to it. */
+  bridge?: { node: string; socketDir: string };
 }
 
 /** The HOME of sandboxed commands: on the command's own /tmp, so nothing outlives the command. */
@@ -171,6 +180,66 @@ export const NAMESPACE_OPTIONS = [
   'private',
 ] as const;
 
+/** Added to NAMESPACE_OPTIONS when the command gets a network namespace of its own. */
+export const NETWORK_OPTION = '--net';
+
+/** unshare's options for a command; the set-up's probe asks for exactly these. */
+export function namespaceOptions(network: boolean): string[] {
+  return network ? [...NAMESPACE_OPTIONS, NETWORK_OPTION] : [...NAMESPACE_OPTIONS];
+}
+
+// The bridge from a loopback port inside the command's network namespace to the proxy's unix
+// socket outside it (proxy.ts). Started as root by NETWORK_STEP with its working folder in the
+// socket's folder: it connects to `proxy.sock` relative to that folder, which keeps working after
+// the PRELUDE has covered the folder with an empty tmpfs, so nothing of patchloop's is shown to
+// the command. It drops to the sandbox user at once, listens on a port of the kernel's choosing,
+// prints it (the reader then goes: nothing more is written), and only copies bytes (the proxy
+// does the deciding).
+const BRIDGE = String.raw`const net = require('net'), fs = require('fs');
+process.setgroups([]); process.setgid(Number(process.argv[2])); process.setuid(Number(process.argv[1]));
+const server = net.createServer((c) => {
+  const u = net.connect('proxy.sock');
+  c.on('error', () => u.destroy()); u.on('error', () => c.destroy());
+  c.pipe(u); u.pipe(c);
+});
+server.listen(0, '127.0.0.1', () => fs.writeSync(1, server.address().port + '\n'));`;
+
+// Runs as root first thing in the command's new namespaces (before the PRELUDE), with bash: brings
+// the namespace's loopback up and, with a host list, starts the bridge and points the proxy
+// variables at it. The bridge lives in the namespace and ends with it.
+const NETWORK_STEP = String.raw`set -eu
+ip=$1 env=$2 node=$3 dir=$4 uid=$5 gid=$6 bridge=$7; shift 7
+"$ip" link set lo up || { echo "patchloop sandbox: the command's loopback could not be brought up" >&2; exit 125; }
+if [ -n "$node" ]; then
+  exec {b}< <(cd "$dir" && exec "$env" -i "$node" -e "$bridge" "$uid" "$gid" </dev/null 2>/dev/null)
+  read -r port <&"$b" || port=
+  exec {b}<&-
+  case $port in ''|*[!0-9]*) echo "patchloop sandbox: the network proxy's bridge did not start" >&2; exit 125;; esac
+  p=http://127.0.0.1:$port
+  export HTTP_PROXY=$p HTTPS_PROXY=$p http_proxy=$p https_proxy=$p ALL_PROXY=$p all_proxy=$p
+  export NO_PROXY=localhost,127.0.0.1,::1 no_proxy=localhost,127.0.0.1,::1 NODE_USE_ENV_PROXY=1
+fi
+exec "$@"`;
+
+function networkStep(plan: LaunchPlan): string[] {
+  const net = plan.network;
+  if (!net) return [];
+  const { bins, account } = plan;
+  return [
+    bins.bash,
+    '-c',
+    NETWORK_STEP,
+    'patchloop-network',
+    net.ip,
+    bins.env,
+    net.bridge?.node ?? '',
+    net.bridge?.socketDir ?? '/',
+    String(account.uid),
+    String(account.gid),
+    BRIDGE,
+  ];
+}
+
 /** The argv that runs `command` in `cwd` as the sandbox user, as root would start it (no sudo). */
 export function commandArgv(plan: LaunchPlan, command: string, cwd: string, timeoutMs?: number): string[] {
   const { bins, account } = plan;
@@ -181,8 +250,9 @@ export function commandArgv(plan: LaunchPlan, command: string, cwd: string, time
     'KILL',
     '--',
     bins.unshare,
-    ...NAMESPACE_OPTIONS,
+    ...namespaceOptions(plan.network !== undefined),
     '--',
+    ...networkStep(plan),
     bins.sh,
     '-c',
     PRELUDE,

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { dirname, join, relative, sep } from 'node:path';
 import { isInside } from '../tools/safe-fs.js';
 import { runCommand, type CommandSandbox } from '../tools/process.js';
@@ -15,6 +16,20 @@ export interface SelfCheckPlan {
   /** The process limit the probe must see; undefined when none is set. */
   processes?: number;
   env: NodeJS.ProcessEnv;
+  /** The command has a network namespace of its own; `proxy`: with the bridge to the proxy. */
+  network?: { proxy: boolean };
+}
+
+/** A listener on the host's loopback, which a command in its own network namespace must not reach. */
+function hostListener(): Promise<{ port: number; server: Server }> {
+  return new Promise((done, fail) => {
+    const server = createServer((c) => c.destroy());
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const a = server.address();
+      done({ port: typeof a === 'object' && a ? a.port : 0, server });
+    });
+  });
 }
 
 const SECRET_NAME = 'PATCHLOOP_SELF_CHECK_SECRET';
@@ -38,6 +53,7 @@ export async function selfCheck(sandbox: CommandSandbox, plan: SelfCheckPlan): P
       // not writable by patchloop either: an empty listing is still checked
     }
   }
+  const host = plan.network ? await hostListener() : undefined;
   const lines = [
     'echo "uid $(id -u)"',
     // a redirection that fails reports on the shell's stderr, hence the { } around each one
@@ -64,6 +80,17 @@ export async function selfCheck(sandbox: CommandSandbox, plan: SelfCheckPlan): P
     const pattern = ["''", ...ways.map(q)].join('|');
     return `ls -A ${q(dir)} 2>/dev/null | while IFS= read -r n; do case "$n" in ${pattern}) ;; *) echo ${what} ${q(dir)}/"$n";; esac; done`;
   };
+  if (host)
+    lines.push(
+      // only the namespace's own loopback: no other interface, the host's listener out of reach,
+      // the namespace's loopback up (a refused connection, not an unreachable network)
+      `while IFS=: read -r n _; do n=$(printf %s $n); case "$n" in lo|Inter-*|face*) ;; *) echo "interface-visible $n";; esac; done < /proc/net/dev`,
+      `if (exec 3<>/dev/tcp/127.0.0.1/${host.port}) 2>/dev/null; then echo host-loopback-reachable; fi`,
+      `case "$( (exec 3<>/dev/tcp/127.0.0.1/1) 2>&1)" in *refused*) ;; *) echo loopback-down;; esac`,
+      plan.network?.proxy
+        ? `case "\${HTTPS_PROXY:-}" in http://127.0.0.1:*) (exec 3<>/dev/tcp/127.0.0.1/"\${HTTPS_PROXY##*:}") 2>/dev/null || echo proxy-unreachable;; *) echo proxy-unset;; esac`
+        : `[ -z "\${HTTPS_PROXY:-}" ] || echo proxy-set`,
+    );
   for (let dir = dirname(plan.workspace); dir !== '/'; dir = dirname(dir))
     lines.push(onlyWays(dir, 'above-visible'));
   for (const dir of plan.privateDirs) lines.push(onlyWays(dir, 'private-visible'));
@@ -95,6 +122,7 @@ export async function selfCheck(sandbox: CommandSandbox, plan: SelfCheckPlan): P
     if (problems.length) return `the probe found: ${problems.join('; ')}`;
     return undefined;
   } finally {
+    host?.server.close();
     for (const file of planted) rmSync(file, { force: true });
     for (const dir of plan.readOnlyDirs) {
       // only a broken read-only mount could have let the probe leave a file there

@@ -1,6 +1,7 @@
 import type { AgentTool, ArgsOf } from '../protocol/tool.js';
 import { formatCommandResult, type CommandDetails } from './command-output.js';
 import type { CommandEnvOptions } from './env.js';
+import { withNetworkNote } from './network-note.js';
 import { runCommand, type CommandSandbox } from './process.js';
 import { DEFAULT_LIMITS } from './truncate.js';
 import type { Workspace } from './workspace.js';
@@ -40,6 +41,8 @@ export function createBashTool(
       `(default ${DEFAULT_BASH_TIMEOUT_S}, max ${MAX_BASH_TIMEOUT_S}) kills all it started.`,
     parameters: BASH_PARAMETERS,
     async execute(args, { signal, onUpdate }) {
+      const network = options.sandbox?.network;
+      const mark = network?.mark();
       const result = await runCommand({
         command: args.command,
         cwd: ws.root,
@@ -53,7 +56,8 @@ export function createBashTool(
         name: 'bash',
         onProgress: onUpdate ? (tail) => onUpdate({ content: [{ type: 'text', text: tail }] }) : undefined,
       });
-      return formatCommandResult(args.command, result);
+      const note = mark === undefined ? undefined : network?.note(mark, result.text);
+      return withNetworkNote(formatCommandResult(args.command, result), note);
     },
   };
 }

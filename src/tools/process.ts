@@ -35,6 +35,14 @@ export interface CommandSandbox {
   outputFileMode?: number;
   /** The sandbox's own `command-env` names and private folders, added to the caller's. */
   envOptions?: CommandEnvOptions;
+  /** What the command's network policy refused: `mark()` before a command, `note(mark, output)` after it. */
+  network?: CommandNetworkNotes;
+}
+
+export interface CommandNetworkNotes {
+  mark(): number;
+  /** A short note for the model about what was refused since `mark` (or a missing network); undefined when none. */
+  note(mark: number, output: string): string | undefined;
 }
 
 export interface RunCommandOptions {

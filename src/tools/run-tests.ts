@@ -2,6 +2,7 @@ import { ToolError, type AgentTool, type ArgsOf } from '../protocol/tool.js';
 import { formatCommandResult, type CommandDetails } from './command-output.js';
 import { detectTestCommand } from './detect-test-command.js';
 import type { CommandEnvOptions } from './env.js';
+import { withNetworkNote } from './network-note.js';
 import { runCommand, type CommandSandbox } from './process.js';
 import { shellQuote, splitWords } from './shell-words.js';
 import { DEFAULT_LIMITS } from './truncate.js';
@@ -57,6 +58,8 @@ export function createRunTestsTool(
       const words = splitWords(args.args ?? '');
       const separator = detected?.argsSeparator ?? '';
       const command = words.length ? `${base} ${separator}${words.map(shellQuote).join(' ')}` : base;
+      const network = options.sandbox?.network;
+      const mark = network?.mark();
       const result = await runCommand({
         command,
         cwd: ws.root,
@@ -71,7 +74,11 @@ export function createRunTestsTool(
         onProgress: onUpdate ? (tail) => onUpdate({ content: [{ type: 'text', text: tail }] }) : undefined,
       });
       const source = detected ? ` (detected from ${detected.source})` : '';
-      return formatCommandResult(command, result, DEFAULT_LIMITS, `$ ${command}${source}`);
+      const note = mark === undefined ? undefined : network?.note(mark, result.text);
+      return withNetworkNote(
+        formatCommandResult(command, result, DEFAULT_LIMITS, `$ ${command}${source}`),
+        note,
+      );
     },
   };
 }

@@ -152,6 +152,14 @@ describe('patchloop CLI dispatch and tool', () => {
     expect(badFlag.stderr).toMatch(/--max-turns must be a positive whole number/);
   });
 
+  it('refuses a --command-network that is not none, all or host names, with exit 2', async () => {
+    const bad = await runCli(['run', '--command-network', 'https://registry.npmjs.org', 'task']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(
+      /--command-network is none, all, or host names [^\n]*"https:\/\/registry\.npmjs\.org" is not a host name/,
+    );
+  });
+
   it('lists the tools in tool --help, and says a file error once, with exit 1 and no usage hint', async () => {
     const help = await runCli(['tool', '--help']);
     expect(help.code).toBe(0);

@@ -646,7 +646,26 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
     what: 'the file tools use paths through a folder others may not enter',
     edits: [[/return [\w$]+\.writable&&\(BigInt\([\w$]+\)&1n\)===0n/g, 'return!1']],
   },
-  // PL_WEAKEN=hide-above,read-only-git,private-dirs,limits picks the sandbox's own test switches
+  'proxy-hosts': {
+    what: "command-network's proxy lets a command reach any host, not only those listed",
+    edits: [
+      [
+        /if\(![\w$]+\([\w$]+,([\w$]+)\)\)return ([\w$]+)\(\1,"not in command-network"\)/g,
+        'if(!1)return $2($1,"")',
+      ],
+    ],
+  },
+  'net-fail-closed': {
+    what: 'where no network namespace can be made, commands run isolated but on the runner’s network instead of not at all',
+    edits: [
+      [/if\(([\w$]+)&&typeof ([\w$]+)\.network=="string"\)return [\w$]+\(\2\.network\)/g, 'if(!1)return 0'],
+    ],
+  },
+  'proxy-addresses': {
+    what: "command-network's proxy connects to whatever address an allowed name resolves to (loopback, metadata, private)",
+    edits: [[/\.filter\(([\w$]+)=>[\w$]+\(\1\.address\)\)/g, '.filter(()=>!0)']],
+  },
+  // PL_WEAKEN=hide-above,read-only-git,private-dirs,limits,network picks the sandbox's own test switches
   'sandbox-weaken': {
     what: 'the sandbox defences named in PL_WEAKEN are left out, and its self-check skipped',
     edits: [
