@@ -176,19 +176,25 @@ describe('checks made on the opened descriptor, not on the name', () => {
     writeFiles(root.path, { 'd/environ': 'INSIDE\n' });
     const tools = [createReadFileTool(createWorkspace(root.path))];
     // A process left running by a command: flips d between the real folder and a symlink to
-    // /proc/self (which, for the reader, is the reader's own environment) as fast as it can.
+    // /proc/self (which, for the reader, is the reader's own environment) as fast as it can, until
+    // told to stop. The reads go on until both outcomes were seen at least 200 calls in (so the
+    // race really ran), however slow a busy machine makes either side; bounded all the same.
     const flipper = spawn(
       process.execPath,
       [
         '-e',
         `const fs = require('fs'); process.chdir(${JSON.stringify(root.path)});
-         const end = Date.now() + 1500;
-         let flips = 0;
-         while (Date.now() < end) {
-           fs.renameSync('d', 'd.real'); fs.symlinkSync('/proc/self', 'd');
-           fs.unlinkSync('d'); fs.renameSync('d.real', 'd'); flips++;
-         }
-         process.stdout.write(String(flips));`,
+         let flips = 0, stop = false;
+         process.on('SIGTERM', () => { stop = true; });
+         const step = () => {
+           const end = Date.now() + 20;
+           while (Date.now() < end) {
+             fs.renameSync('d', 'd.real'); fs.symlinkSync('/proc/self', 'd');
+             fs.unlinkSync('d'); fs.renameSync('d.real', 'd'); flips++;
+           }
+           if (stop) process.stdout.write(String(flips)); else setImmediate(step);
+         };
+         step();`,
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
@@ -197,22 +203,22 @@ describe('checks made on the opened descriptor, not on the name', () => {
     const exited = new Promise((resolve) => flipper.once('exit', resolve));
     const seen = new Map<string, number>();
     let calls = 0;
-    const until = Date.now() + 1200;
-    while (Date.now() < until) {
+    const enough = () => calls >= 200 && (seen.get('inside') ?? 0) > 0 && (seen.get('refused') ?? 0) > 0;
+    while (!enough() && calls < 50_000) {
       const r = await call(tools, 'read_file', { path: 'd/environ' });
       const text = textOf(r);
       const kind = !r.isError ? (text === 'INSIDE' ? 'inside' : `LEAK: ${text.slice(0, 80)}`) : 'refused';
       seen.set(kind, (seen.get(kind) ?? 0) + 1);
       calls++;
     }
+    flipper.kill('SIGTERM');
     await exited;
-    expect(Number(flips)).toBeGreaterThan(100);
-    expect(calls).toBeGreaterThan(200);
+    expect(Number(flips)).toBeGreaterThan(0);
     expect([...seen.keys()].filter((k) => k.startsWith('LEAK'))).toEqual([]);
     // Both outcomes happened, so the race was really run.
     expect(seen.get('inside') ?? 0).toBeGreaterThan(0);
     expect(seen.get('refused') ?? 0).toBeGreaterThan(0);
-  });
+  }, 120_000);
 
   it('a FIFO is refused at once and never blocks the event loop', async () => {
     execFileSync('mkfifo', [join(root.path, 'notes.txt')]);
