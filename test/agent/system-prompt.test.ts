@@ -63,9 +63,8 @@ describe('reading AGENTS.md', () => {
   it('a FIFO named AGENTS.md is not read and does not block the run', () => {
     const root = dir();
     execFileSync('mkfifo', [join(root, 'AGENTS.md')]);
-    const started = Date.now();
+    // a blocking read would wait for a writer forever: the call coming back is the check
     expect(loadAgentsMd(root)).toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('a folder named AGENTS.md is not read', () => {

@@ -37,10 +37,8 @@ describe('detectTestCommand', () => {
   it('ignores a FIFO named package.json instead of blocking on it', () => {
     const root = project({ 'go.mod': 'module x\n' });
     execFileSync('mkfifo', [`${root}/package.json`, `${root}/Makefile`]);
-    const started = Date.now();
-    // a blocking read would wait for a writer forever; the call must come back at once
+    // a blocking read would wait for a writer forever (the test would never end); it comes back
     expect(detectTestCommand(root, env)).toMatchObject({ command: 'go test ./...' });
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('ignores a package.json larger than any real one', () => {
