@@ -32,6 +32,7 @@ let action: BuiltAction;
 /** Outside /tmp (which each command gets empty) and outside the workspace (which commands may write). */
 let serverDir: string;
 let server: string;
+let fsServer: string;
 
 beforeAll(async () => {
   action = await actionUnderTest(buildAction);
@@ -52,6 +53,25 @@ beforeAll(async () => {
     },
   });
   chmodSync(server, 0o644);
+  fsServer = join(serverDir, 'filesystem.mjs');
+  await build({
+    entryPoints: [
+      join(
+        dirname(require.resolve('@modelcontextprotocol/server-filesystem/package.json')),
+        'dist',
+        'index.js',
+      ),
+    ],
+    outfile: fsServer,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'warning',
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+  });
+  chmodSync(fsServer, 0o644);
 }, 120_000);
 afterAll(() => {
   action?.cleanup();
@@ -144,5 +164,74 @@ describe.skipIf(!root)('an MCP server’s secrets', () => {
       secretsFound: seen.leaks,
     });
     expect(failures).toEqual([]);
+  }, 300_000);
+});
+
+describe.skipIf(!root)('MCP servers in a run', () => {
+  it('server-filesystem over stdio serves the model; a server that never answers is left out and named; allowed-tools filters both kinds', async () => {
+    const f = makeFixture();
+    const config = JSON.stringify({
+      mcpServers: {
+        fs: { command: process.execPath, args: [fsServer, f.work] },
+        silent: { command: 'sleep', args: ['300'] },
+      },
+    });
+    const run = await attack({
+      action,
+      fixture: f,
+      secrets,
+      event: 'issue',
+      inputs: {
+        'mcp-config': config,
+        'allowed-tools': 'read_file, write_file, run_tests, mcp__fs__read_text_file, mcp__fs__list_*',
+      },
+      turns: [
+        {
+          toolCalls: [
+            {
+              id: 'toolu_f1',
+              name: 'mcp__fs__read_text_file',
+              json: JSON.stringify({ path: join(f.work, 'src/math.js') }),
+            },
+          ],
+        },
+        { toolCalls: [FIX_CALL] },
+        { text: 'Guarded div().' },
+      ],
+      timeoutMs: 180_000,
+    });
+    try {
+      expect(run.r.outputs.conclusion).toBe('success');
+      const offered = run.toolsOffered;
+      expect(offered).toEqual(
+        expect.arrayContaining([
+          'read_file',
+          'write_file',
+          'mcp__fs__read_text_file',
+          'mcp__fs__list_directory',
+        ]),
+      );
+      for (const left of [
+        'grep',
+        'edit_file',
+        'mcp__fs__write_file',
+        'mcp__fs__edit_file',
+        'mcp__fs__move_file',
+      ])
+        expect(offered).not.toContain(left);
+      expect(offered.some((t) => t.startsWith('mcp__silent__'))).toBe(false);
+      // the server, running as the sandbox user, read the file for the model
+      expect(toolResultsSent(run.model.requests[1]?.body).join('\n')).toContain('export const div');
+      // the one that never answered is named, in the summary and the log
+      expect(run.comment).toMatch(
+        /MCP server "silent" \(stdio\) was left out: did not start: no answer within 30 s/,
+      );
+      expect(run.log).toMatch(/MCP server "fs" \(stdio\): \d+ tools/);
+      expect(run.leaks).toEqual([]);
+      expect(processesMatching('sleep 300')).toEqual([]);
+    } finally {
+      await run.cleanup();
+      f.cleanup();
+    }
   }, 300_000);
 });
