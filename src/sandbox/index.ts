@@ -17,6 +17,7 @@ import {
 } from './launch.js';
 import { currentHardLimits, DEFAULT_COMMAND_LIMITS, type CommandLimits } from './limits.js';
 import { selfCheck } from './self-check.js';
+import { findSharedDirs } from './shared-dirs.js';
 import { asRoot, ensureUser, findRootAccess, firstLine, SANDBOX_USER, systemBin } from './user.js';
 
 // Commands the model chooses (run_tests, bash) run as a separate unprivileged user, each in a PID
@@ -30,7 +31,8 @@ export { DEFAULT_COMMAND_LIMITS, type CommandLimits } from './limits.js';
 export { SANDBOX_USER } from './user.js';
 
 /** Defences a test may switch off, to show that each one is what stops its attack. */
-export type Defence = 'hide-above' | 'read-only-git' | 'private-dirs' | 'limits';
+export type Defence =
+  'hide-above' | 'read-only-git' | 'private-dirs' | 'limits' | 'keyring' | 'ipc-uts' | 'shared-dirs';
 
 export interface SandboxOptions {
   workspace: string;
@@ -101,12 +103,13 @@ function resolveBins(): LaunchBins | string {
     'sh',
     'env',
     'kill',
+    'keyctl',
   ] as const;
   const bins: Partial<Record<(typeof names)[number], string>> = {};
   for (const name of names) {
     const bin = systemBin(name);
     if (!bin)
-      return `${name} is not installed (${name === 'find' ? 'findutils' : name === 'bash' || name === 'sh' ? 'a shell' : 'util-linux / coreutils'})`;
+      return `${name} is not installed (${name === 'find' ? 'findutils' : name === 'bash' || name === 'sh' ? 'a shell' : name === 'keyctl' ? 'keyutils: each command gets a keyring of its own with it' : 'util-linux / coreutils'})`;
     bins[name] = bin;
   }
   return bins as LaunchBins;
@@ -310,6 +313,11 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     scratch,
     sticky: SCRATCH_DIRS.filter((d) => hide && d !== hide && isInside(d, hide) && isInside(workspace, d)),
     covered,
+    // found in `ready`, before the first command
+    shared: [],
+    sharedReadOnly: [],
+    freshKeyring: !weak.has('keyring'),
+    keepIpcUts: weak.has('ipc-uts'),
     readOnly,
     limits: weak.has('limits') ? undefined : limits,
     groupRefresh: method === 'group',
@@ -331,7 +339,38 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     // process start would otherwise stand in its way
     await new Promise((resolve) => setImmediate(resolve));
     // the workspace is touched from here on only: after patchloop's own git work
-    access = await openWorkspace(root, account, workspace, method);
+    const [opened, shared] = await Promise.all([
+      openWorkspace(root, account, workspace, method),
+      weak.has('shared-dirs')
+        ? { scratch: [], other: [] }
+        : findSharedDirs(bins.find, [
+            hide ?? workspace,
+            workspace,
+            ...scratch,
+            ...privateDirs,
+            ...readOnlyDirs,
+          ]),
+    ]);
+    access = opened;
+    const apart = (d: string) => !isInside(workspace, d) && !isInside(d, workspace);
+    plan.shared = shared.scratch.filter(apart);
+    plan.sharedReadOnly = shared.other.filter(apart);
+    // the stash's tmpfs must not be where one of them lies, nor cover one (it is unmounted last)
+    if ([...plan.shared, ...plan.sharedReadOnly].some((d) => isInside(d, stash) || isInside(stash, d))) {
+      const other = STASH_CANDIDATES.map(realDir).find(
+        (d): d is string =>
+          d !== undefined &&
+          !(hide && isInside(d, hide)) &&
+          !isInside(workspace, d) &&
+          !isInside(d, workspace) &&
+          ![...plan.shared, ...plan.sharedReadOnly].some((s) => isInside(s, d) || isInside(d, s)),
+      );
+      if (!other)
+        throw new SandboxSetupError(
+          `none of ${STASH_CANDIDATES.join(', ')} can hold the workspace's mounts apart from the world-writable folders`,
+        );
+      plan.stash = other;
+    }
     if (opts.selfCheck !== false) {
       const check = () =>
         selfCheck(checked, {
@@ -342,6 +381,11 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
           readOnlyDirs,
           processes: weak.has('limits') ? undefined : processes,
           env,
+          // checked whatever the test switches say: without its defence, the set-up must fail
+          keyctl: bins.keyctl,
+          ipcUts: true,
+          shared: plan.shared,
+          sharedReadOnly: plan.sharedReadOnly,
         });
       const failed = (await check()) && (await check());
       if (failed) throw new SandboxSetupError(`the sandbox self-check failed: ${failed}`);
@@ -358,6 +402,8 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
   settled.catch(() => undefined);
   const reason = [
     `commands run as user ${account.user} (uid ${account.uid}) in their own PID and mount namespace`,
+    plan.keepIpcUts ? '' : 'with their own System V IPC and host name',
+    plan.freshKeyring ? 'a session keyring of their own' : '',
     hide ? `with everything above the workspace hidden` : '',
     privateDirs.length ? `${privateDirs.join(', ')} hidden` : '',
     hasGit ? '.git read-only' : '',

@@ -17,6 +17,7 @@ export interface LaunchBins {
   sh: string;
   env: string;
   kill: string;
+  keyctl: string;
 }
 
 /** Everything the launch of one command needs, fixed when the sandbox is set up. */
@@ -38,6 +39,14 @@ export interface LaunchPlan {
   scratch: string[];
   /** Private folders outside `hide` and /tmp, each covered by an empty tmpfs. */
   covered: string[];
+  /** The machine's other world-writable scratch folders (sticky: /run/lock, /var/crash), each given a fresh tmpfs. */
+  shared: string[];
+  /** World-writable folders that are not scratch (a tool cache made 0777), bound read-only in place. */
+  sharedReadOnly: string[];
+  /** Each command gets a session keyring of its own, and the sandbox user's own keyrings are emptied. */
+  freshKeyring: boolean;
+  /** Tests only: the command shares the machine's System V IPC and host name (no --ipc, --uts). */
+  keepIpcUts?: boolean;
   /** Bound read-only at their real path: the workspace's `.git` (a folder, or a worktree's file), the saved outputs. */
   readOnly: string[];
   /** undefined: no limits of patchloop's own (tests that show what the limits stop). */
@@ -66,7 +75,12 @@ export const SCRATCH_DIRS = ['/tmp', '/var/tmp', '/dev/shm'];
 //     folder on the way down to the workspace (a checkout under /var/tmp) is made 1777 again.
 //  4. The read-only folders are bound back at their real paths. A mount point cannot be renamed
 //     or removed (EBUSY), so `.git` can be neither written nor replaced.
-//  5. The working folder is entered again through the new mounts: the cwd inherited from the
+//  5. The machine's other world-writable folders, found at set-up: a scratch one (sticky, like
+//     /run/lock) gets an empty tmpfs as /tmp does, so what a command leaves there is gone with it
+//     and it finds nothing an earlier run left; one that is not scratch (a tool cache made 0777,
+//     which commands must still run programs from) is bound read-only in place, with the mounts
+//     below it, so no command can change what a later step or run will use.
+//  6. The working folder is entered again through the new mounts: the cwd inherited from the
 //     parent still points into the covered tree, where `..` would lead past the hiding.
 const PRELUDE = String.raw`set -eu
 umask 022
@@ -108,6 +122,19 @@ p=$1; shift
 while [ "$p" -gt 0 ]; do
   "$mount" -t tmpfs -o mode=0755,size=64k patchloop-private "$1"
   shift; p=$((p-1))
+done
+w=$1; shift
+while [ "$w" -gt 0 ]; do
+  if [ -h "$1" ] || [ ! -d "$1" ]; then fail "$1 is no longer a folder"; fi
+  "$mount" -t tmpfs -o mode=1777 patchloop-shared "$1"
+  shift; w=$((w-1))
+done
+r=$1; shift
+while [ "$r" -gt 0 ]; do
+  if [ -h "$1" ] || [ ! -d "$1" ]; then fail "$1 is no longer a folder"; fi
+  "$mount" --rbind "$1" "$1"
+  "$mount" -o remount,bind,ro "$1"
+  shift; r=$((r-1))
 done
 "$mkdir" -p -m 0700 "$home"
 "$chown" "$owner" "$home"
@@ -155,10 +182,21 @@ const NAMESPACE_INIT = [
   'while :; do wait "$c"; s=$?; kill -0 "$c" 2>/dev/null || exit "$s"; done',
 ].join('\n');
 
+// As the sandbox user, just before the command: a session keyring of its own (`keyctl new_session`
+// gives the shell that ran it a new, empty one, without keyctl's "Joined" line on the command's
+// stderr), so keys the runner or an earlier step put in the session keyring it was started with
+// cannot be read; and the sandbox user's own keyrings, which outlive every command of that user,
+// are emptied, so nothing passes through them from one command or run to the next.
+const KEYRING = String.raw`k=$1; shift
+{ "$k" new_session >/dev/null && "$k" clear @u && "$k" clear @us; } || { echo "patchloop sandbox: no keyring of its own for the command" >&2; exit 125; }
+exec "$@"`;
+
 /**
  * unshare's options for a command's namespaces: its own PIDs (init's exit kills the rest), its
- * own mounts with a fresh /proc, none of them propagated back. The set-up's probe asks for exactly
- * these, so a machine that passes the probe can launch commands.
+ * own mounts with a fresh /proc, none of them propagated back; its own System V IPC (message
+ * queues, semaphores, shared memory an earlier run or the runner made are not there, and what it
+ * makes goes with it) and host name. The set-up's probe asks for exactly these, so a machine that
+ * passes the probe can launch commands.
  */
 export const NAMESPACE_OPTIONS = [
   '--pid',
@@ -168,6 +206,8 @@ export const NAMESPACE_OPTIONS = [
   '--mount-proc',
   '--propagation',
   'private',
+  '--ipc',
+  '--uts',
 ] as const;
 
 /** The argv that runs `command` in `cwd` as the sandbox user, as root would start it (no sudo). */
@@ -180,7 +220,9 @@ export function commandArgv(plan: LaunchPlan, command: string, cwd: string, time
     'KILL',
     '--',
     bins.unshare,
-    ...NAMESPACE_OPTIONS,
+    ...(plan.keepIpcUts
+      ? NAMESPACE_OPTIONS.filter((o) => o !== '--ipc' && o !== '--uts')
+      : NAMESPACE_OPTIONS),
     '--',
     bins.sh,
     '-c',
@@ -206,6 +248,10 @@ export function commandArgv(plan: LaunchPlan, command: string, cwd: string, time
     ...plan.scratch,
     String(plan.covered.length),
     ...plan.covered,
+    String(plan.shared.length),
+    ...plan.shared,
+    String(plan.sharedReadOnly.length),
+    ...plan.sharedReadOnly,
     ...plan.readOnly,
   ];
   if (plan.groupRefresh)
@@ -232,13 +278,9 @@ export function commandArgv(plan: LaunchPlan, command: string, cwd: string, time
     '--inh-caps=-all',
     '--bounding-set=-all',
     '--',
-    bins.bash,
-    '-c',
-    NAMESPACE_INIT,
-    'patchloop-init',
-    command,
-    bins.bash,
   );
+  if (plan.freshKeyring) argv.push(bins.sh, '-c', KEYRING, 'patchloop-keyring', bins.keyctl);
+  argv.push(bins.bash, '-c', NAMESPACE_INIT, 'patchloop-init', command, bins.bash);
   return argv;
 }
 
