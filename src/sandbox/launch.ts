@@ -182,14 +182,18 @@ const NAMESPACE_INIT = [
   'while :; do wait "$c"; s=$?; kill -0 "$c" 2>/dev/null || exit "$s"; done',
 ].join('\n');
 
-// As the sandbox user, just before the command: a session keyring of its own (`keyctl new_session`
-// gives the shell that ran it a new, empty one, without keyctl's "Joined" line on the command's
-// stderr), so keys the runner or an earlier step put in the session keyring it was started with
-// cannot be read; and the sandbox user's own keyrings, which outlive every command of that user,
-// are emptied, so nothing passes through them from one command or run to the next.
-const KEYRING = String.raw`k=$1; shift
-{ "$k" new_session >/dev/null && "$k" clear @u && "$k" clear @us; } || { echo "patchloop sandbox: no keyring of its own for the command" >&2; exit 125; }
-exec "$@"`;
+// As the sandbox user, just before the command: the sandbox user's own keyrings, which outlive
+// every command of that user, are emptied, so nothing passes through them from one command or run
+// to the next; and the command joins a new, empty session keyring of its own (`keyctl session -`),
+// so keys the runner or an earlier step put in the session keyring it was started with cannot be
+// read. keyctl says "Joined session keyring: N" on stderr, so its stderr goes to /dev/null and the
+// command's is handed over on descriptor 3. (`keyctl new_session`, which installs the keyring on
+// the calling shell, is refused when that shell's keyring belongs to another user, as the
+// runner's does here.)
+const KEYRING = String.raw`k=$1 sh=$2; shift 2
+{ "$k" clear @u && "$k" clear @us; } || { echo "patchloop sandbox: the sandbox user's keyrings cannot be emptied" >&2; exit 125; }
+exec 3>&2
+exec "$k" session - "$sh" -c 'exec 2>&3 3>&-; exec "$@"' patchloop-keyring "$@" 2>/dev/null`;
 
 /**
  * unshare's options for a command's namespaces: its own PIDs (init's exit kills the rest), its
@@ -279,7 +283,7 @@ export function commandArgv(plan: LaunchPlan, command: string, cwd: string, time
     '--bounding-set=-all',
     '--',
   );
-  if (plan.freshKeyring) argv.push(bins.sh, '-c', KEYRING, 'patchloop-keyring', bins.keyctl);
+  if (plan.freshKeyring) argv.push(bins.sh, '-c', KEYRING, 'patchloop-keyring', bins.keyctl, bins.sh);
   argv.push(bins.bash, '-c', NAMESPACE_INIT, 'patchloop-init', command, bins.bash);
   return argv;
 }
