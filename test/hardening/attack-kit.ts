@@ -625,7 +625,16 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
       ],
     ],
   },
-  // PL_WEAKEN=hide-above,read-only-git,private-dirs,limits picks the sandbox's own test switches
+  'output-bounds': {
+    what: "patchloop saves a command's whole output, however long, and never stops a command for its output",
+    edits: [
+      [
+        /headBytes:8\*1024\*\*2,tailBytes:8\*1024\*\*2,stopBytes:1024\*\*3/g,
+        'headBytes:1/0,tailBytes:1/0,stopBytes:1/0',
+      ],
+    ],
+  },
+  // PL_WEAKEN=hide-above,read-only-git,private-dirs,limits,keyring,ipc-uts,shared-dirs picks the sandbox's own test switches
   'sandbox-weaken': {
     what: 'the sandbox defences named in PL_WEAKEN are left out, and its self-check skipped',
     edits: [
