@@ -79,7 +79,8 @@ export const SCRATCH_DIRS = ['/tmp', '/var/tmp', '/dev/shm'];
 //     /run/lock) gets an empty tmpfs as /tmp does, so what a command leaves there is gone with it
 //     and it finds nothing an earlier run left; one that is not scratch (a tool cache made 0777,
 //     which commands must still run programs from) is bound read-only in place, with the mounts
-//     below it, so no command can change what a later step or run will use.
+//     below it, so no command can change what a later step or run will use. One removed since the
+//     set-up is passed over (its folder above is not one the sandbox user may write to).
 //  6. The working folder is entered again through the new mounts: the cwd inherited from the
 //     parent still points into the covered tree, where `..` would lead past the hiding.
 const PRELUDE = String.raw`set -eu
@@ -125,15 +126,17 @@ while [ "$p" -gt 0 ]; do
 done
 w=$1; shift
 while [ "$w" -gt 0 ]; do
-  if [ -h "$1" ] || [ ! -d "$1" ]; then fail "$1 is no longer a folder"; fi
-  "$mount" -t tmpfs -o mode=1777 patchloop-shared "$1"
+  if [ -h "$1" ] || { [ -e "$1" ] && [ ! -d "$1" ]; }; then fail "$1 is no longer a folder"; fi
+  [ ! -d "$1" ] || "$mount" -t tmpfs -o mode=1777 patchloop-shared "$1"
   shift; w=$((w-1))
 done
 r=$1; shift
 while [ "$r" -gt 0 ]; do
-  if [ -h "$1" ] || [ ! -d "$1" ]; then fail "$1 is no longer a folder"; fi
-  "$mount" --rbind "$1" "$1"
-  "$mount" -o remount,bind,ro "$1"
+  if [ -h "$1" ] || { [ -e "$1" ] && [ ! -d "$1" ]; }; then fail "$1 is no longer a folder"; fi
+  if [ -d "$1" ]; then
+    "$mount" --rbind "$1" "$1"
+    "$mount" -o remount,bind,ro "$1"
+  fi
   shift; r=$((r-1))
 done
 "$mkdir" -p -m 0700 "$home"
