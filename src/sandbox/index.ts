@@ -18,7 +18,7 @@ import {
 import { currentHardLimits, DEFAULT_COMMAND_LIMITS, type CommandLimits } from './limits.js';
 import { selfCheck } from './self-check.js';
 import { findSharedDirs } from './shared-dirs.js';
-import { asRoot, ensureUser, findRootAccess, firstLine, SANDBOX_USER, systemBin } from './user.js';
+import { asRoot, ensureUser, findRootAccess, firstLine, run, SANDBOX_USER, systemBin } from './user.js';
 
 // Commands the model chooses (run_tests, bash) run as a separate unprivileged user, each in a PID
 // and mount namespace of its own (launch.ts): another uid may not open /proc/<pid>/environ of
@@ -168,6 +168,12 @@ function makeSandbox(plan: LaunchPlan, pass: string[], privateDirs: string[]): C
 interface Machine {
   root: Exclude<Awaited<ReturnType<typeof findRootAccess>>, string>;
   bins: LaunchBins;
+  /**
+   * Whether this kernel lets anyone use keyrings. Docker's default seccomp profile refuses the
+   * keyctl calls (keyrings are not namespaced), and so does a kernel built without them: then no
+   * command can read a key either, and there is no keyring of its own to give it.
+   */
+  keyrings: boolean;
 }
 
 const probes = new Map<string, Promise<Machine | string>>();
@@ -211,7 +217,8 @@ export function probeMachine(user: string = SANDBOX_USER): Promise<Machine | str
       ]);
       if (r.code !== 0)
         return `no PID and mount namespace for commands here (${firstLine(r.stderr) || `exit ${r.code}`})`;
-      const machine = { root, bins };
+      const keys = await run(bins.keyctl, ['session', '-', bins.sh, '-c', 'exit 0']);
+      const machine = { root, bins, keyrings: keys.code === 0 };
       void accountOf(machine, user);
       return machine;
     })();
@@ -316,7 +323,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     // found in `ready`, before the first command
     shared: [],
     sharedReadOnly: [],
-    freshKeyring: !weak.has('keyring'),
+    freshKeyring: machine.keyrings && !weak.has('keyring'),
     keepIpcUts: weak.has('ipc-uts'),
     readOnly,
     limits: weak.has('limits') ? undefined : limits,
@@ -382,7 +389,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
           processes: weak.has('limits') ? undefined : processes,
           env,
           // checked whatever the test switches say: without its defence, the set-up must fail
-          keyctl: bins.keyctl,
+          keyctl: machine.keyrings ? bins.keyctl : undefined,
           ipcUts: true,
           shared: plan.shared,
           sharedReadOnly: plan.sharedReadOnly,
