@@ -634,6 +634,10 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
       ],
     ],
   },
+  'keyring-step': {
+    what: 'commands keep the session keyring patchloop was started with (the self-check still runs)',
+    edits: [[/[\w$]+\.freshKeyring&&[\w$]+\.push\(/g, '!1&&[].push(']],
+  },
   // PL_WEAKEN=hide-above,read-only-git,private-dirs,limits,keyring,ipc-uts,shared-dirs picks the sandbox's own test switches
   'sandbox-weaken': {
     what: 'the sandbox defences named in PL_WEAKEN are left out, and its self-check skipped',
