@@ -75,12 +75,13 @@ export const SCRATCH_DIRS = ['/tmp', '/var/tmp', '/dev/shm'];
 //     folder on the way down to the workspace (a checkout under /var/tmp) is made 1777 again.
 //  4. The read-only folders are bound back at their real paths. A mount point cannot be renamed
 //     or removed (EBUSY), so `.git` can be neither written nor replaced.
-//  5. The machine's other world-writable folders, found at set-up: a scratch one (sticky, like
-//     /run/lock) gets an empty tmpfs as /tmp does, so what a command leaves there is gone with it
-//     and it finds nothing an earlier run left; one that is not scratch (a tool cache made 0777,
-//     which commands must still run programs from) is bound read-only in place, with the mounts
-//     below it, so no command can change what a later step or run will use. One removed since the
-//     set-up is passed over (its folder above is not one the sandbox user may write to).
+//  5. (Before step 4's binds.) The machine's other world-writable folders, found at set-up: a
+//     scratch one (sticky, like /run/lock) gets an empty tmpfs as /tmp does, so what a command
+//     leaves there is gone with it and it finds nothing an earlier run left; one that is not
+//     scratch (a tool cache made 0777, which commands must still run programs from) is bound
+//     read-only in place, with the mounts below it, so no command can change what a later step or
+//     run will use. One removed since the set-up is passed over (the folder above it is not one
+//     the sandbox user may write to).
 //  6. The working folder is entered again through the new mounts: the cwd inherited from the
 //     parent still points into the covered tree, where `..` would lead past the hiding.
 const PRELUDE = String.raw`set -eu
