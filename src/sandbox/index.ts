@@ -20,7 +20,8 @@ import { describeNetwork, networkNote, type CommandNetwork, type RefusedHost } f
 import { startNetworkProxy, type NetworkProxy, type ProxyOptions } from './proxy.js';
 import { currentHardLimits, DEFAULT_COMMAND_LIMITS, type CommandLimits } from './limits.js';
 import { selfCheck } from './self-check.js';
-import { asRoot, ensureUser, findRootAccess, firstLine, SANDBOX_USER, systemBin } from './user.js';
+import { findSharedDirs } from './shared-dirs.js';
+import { asRoot, ensureUser, findRootAccess, firstLine, run, SANDBOX_USER, systemBin } from './user.js';
 
 // Commands the model chooses (run_tests, bash) run as a separate unprivileged user, each in a PID
 // and mount namespace of its own (launch.ts): another uid may not open /proc/<pid>/environ of
@@ -34,7 +35,15 @@ export { SANDBOX_USER } from './user.js';
 export type { CommandNetwork, RefusedHost } from './network.js';
 
 /** Defences a test may switch off, to show that each one is what stops its attack. */
-export type Defence = 'hide-above' | 'read-only-git' | 'private-dirs' | 'limits' | 'network';
+export type Defence =
+  | 'hide-above'
+  | 'read-only-git'
+  | 'private-dirs'
+  | 'limits'
+  | 'network'
+  | 'keyring'
+  | 'ipc-uts'
+  | 'shared-dirs';
 
 export interface SandboxOptions {
   workspace: string;
@@ -111,12 +120,13 @@ function resolveBins(): LaunchBins | string {
     'sh',
     'env',
     'kill',
+    'keyctl',
   ] as const;
   const bins: Partial<Record<(typeof names)[number], string>> = {};
   for (const name of names) {
     const bin = systemBin(name);
     if (!bin)
-      return `${name} is not installed (${name === 'find' ? 'findutils' : name === 'bash' || name === 'sh' ? 'a shell' : 'util-linux / coreutils'})`;
+      return `${name} is not installed (${name === 'find' ? 'findutils' : name === 'bash' || name === 'sh' ? 'a shell' : name === 'keyctl' ? 'keyutils: each command gets a keyring of its own with it' : 'util-linux / coreutils'})`;
     bins[name] = bin;
   }
   return bins as LaunchBins;
@@ -179,6 +189,12 @@ interface Machine {
   bins: LaunchBins;
   /** `ip`, when a network namespace with its loopback up can be made here; else why not. */
   network: { ip: string } | string;
+  /**
+   * Whether this kernel lets anyone use keyrings. Docker's default seccomp profile refuses the
+   * keyctl calls (keyrings are not namespaced), and so does a kernel built without them: then no
+   * command can read a key either, and there is no keyring of its own to give it.
+   */
+  keyrings: boolean;
 }
 
 const probes = new Map<string, Promise<Machine | string>>();
@@ -225,7 +241,8 @@ export function probeMachine(user: string = SANDBOX_USER): Promise<Machine | str
       ]);
       if (r.code !== 0)
         return `no PID and mount namespace for commands here (${firstLine(r.stderr) || `exit ${r.code}`})`;
-      const machine: Machine = { root, bins, network };
+      const keys = await run(bins.keyctl, ['session', '-', bins.sh, '-c', 'exit 0']);
+      const machine: Machine = { root, bins, network, keyrings: keys.code === 0 };
       void accountOf(machine, user);
       return machine;
     })();
@@ -374,6 +391,11 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     scratch,
     sticky: SCRATCH_DIRS.filter((d) => hide && d !== hide && isInside(d, hide) && isInside(workspace, d)),
     covered,
+    // found in `ready`, before the first command
+    shared: [],
+    sharedReadOnly: [],
+    freshKeyring: machine.keyrings && !weak.has('keyring'),
+    keepIpcUts: weak.has('ipc-uts'),
     readOnly,
     limits: weak.has('limits') ? undefined : limits,
     groupRefresh: method === 'group',
@@ -409,7 +431,38 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     // process start would otherwise stand in its way
     await new Promise((resolve) => setImmediate(resolve));
     // the workspace is touched from here on only: after patchloop's own git work
-    access = await openWorkspace(root, account, workspace, method);
+    const [opened, shared] = await Promise.all([
+      openWorkspace(root, account, workspace, method),
+      weak.has('shared-dirs')
+        ? { scratch: [], other: [] }
+        : findSharedDirs(bins.find, [
+            hide ?? workspace,
+            workspace,
+            ...scratch,
+            ...privateDirs,
+            ...readOnlyDirs,
+          ]),
+    ]);
+    access = opened;
+    const apart = (d: string) => !isInside(workspace, d) && !isInside(d, workspace);
+    plan.shared = shared.scratch.filter(apart);
+    plan.sharedReadOnly = shared.other.filter(apart);
+    // the stash's tmpfs must not be where one of them lies, nor cover one (it is unmounted last)
+    if ([...plan.shared, ...plan.sharedReadOnly].some((d) => isInside(d, stash) || isInside(stash, d))) {
+      const other = STASH_CANDIDATES.map(realDir).find(
+        (d): d is string =>
+          d !== undefined &&
+          !(hide && isInside(d, hide)) &&
+          !isInside(workspace, d) &&
+          !isInside(d, workspace) &&
+          ![...plan.shared, ...plan.sharedReadOnly].some((s) => isInside(s, d) || isInside(d, s)),
+      );
+      if (!other)
+        throw new SandboxSetupError(
+          `none of ${STASH_CANDIDATES.join(', ')} can hold the workspace's mounts apart from the world-writable folders`,
+        );
+      plan.stash = other;
+    }
     if (opts.selfCheck !== false) {
       const check = () =>
         selfCheck(checked, {
@@ -421,6 +474,11 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
           processes: weak.has('limits') ? undefined : processes,
           env,
           network: plan.network ? { proxy: net !== undefined } : undefined,
+          // checked whatever the test switches say: without its defence, the set-up must fail
+          keyctl: machine.keyrings ? bins.keyctl : undefined,
+          ipcUts: true,
+          shared: plan.shared,
+          sharedReadOnly: plan.sharedReadOnly,
         });
       const failed = (await check()) && (await check());
       if (failed) throw new SandboxSetupError(`the sandbox self-check failed: ${failed}`);
@@ -438,6 +496,8 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
   settled.catch(() => undefined);
   const reason = [
     `commands run as user ${account.user} (uid ${account.uid}) in their own PID and mount namespace`,
+    plan.keepIpcUts ? '' : 'with their own System V IPC and host name',
+    plan.freshKeyring ? 'a session keyring of their own' : '',
     hide ? `with everything above the workspace hidden` : '',
     privateDirs.length ? `${privateDirs.join(', ')} hidden` : '',
     hasGit ? '.git read-only' : '',

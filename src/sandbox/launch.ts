@@ -17,6 +17,7 @@ export interface LaunchBins {
   sh: string;
   env: string;
   kill: string;
+  keyctl: string;
 }
 
 /** Everything the launch of one command needs, fixed when the sandbox is set up. */
@@ -38,6 +39,14 @@ export interface LaunchPlan {
   scratch: string[];
   /** Private folders outside `hide` and /tmp, each covered by an empty tmpfs. */
   covered: string[];
+  /** The machine's other world-writable scratch folders (sticky: /run/lock, /var/crash), each given a fresh tmpfs. */
+  shared: string[];
+  /** World-writable folders that are not scratch (a tool cache made 0777), bound read-only in place. */
+  sharedReadOnly: string[];
+  /** Each command gets a session keyring of its own, and the sandbox user's own keyrings are emptied. */
+  freshKeyring: boolean;
+  /** Tests only: the command shares the machine's System V IPC and host name (no --ipc, --uts). */
+  keepIpcUts?: boolean;
   /** Bound read-only at their real path: the workspace's `.git` (a folder, or a worktree's file), the saved outputs. */
   readOnly: string[];
   /** undefined: no limits of patchloop's own (tests that show what the limits stop). */
@@ -75,7 +84,14 @@ export const SCRATCH_DIRS = ['/tmp', '/var/tmp', '/dev/shm'];
 //     folder on the way down to the workspace (a checkout under /var/tmp) is made 1777 again.
 //  4. The read-only folders are bound back at their real paths. A mount point cannot be renamed
 //     or removed (EBUSY), so `.git` can be neither written nor replaced.
-//  5. The working folder is entered again through the new mounts: the cwd inherited from the
+//  5. (Before step 4's binds.) The machine's other world-writable folders, found at set-up: a
+//     scratch one (sticky, like /run/lock) gets an empty tmpfs as /tmp does, so what a command
+//     leaves there is gone with it and it finds nothing an earlier run left; one that is not
+//     scratch (a tool cache made 0777, which commands must still run programs from) is bound
+//     read-only in place, with the mounts below it, so no command can change what a later step or
+//     run will use. One removed since the set-up is passed over (the folder above it is not one
+//     the sandbox user may write to).
+//  6. The working folder is entered again through the new mounts: the cwd inherited from the
 //     parent still points into the covered tree, where `..` would lead past the hiding.
 const PRELUDE = String.raw`set -eu
 umask 022
@@ -117,6 +133,21 @@ p=$1; shift
 while [ "$p" -gt 0 ]; do
   "$mount" -t tmpfs -o mode=0755,size=64k patchloop-private "$1"
   shift; p=$((p-1))
+done
+w=$1; shift
+while [ "$w" -gt 0 ]; do
+  if [ -h "$1" ] || { [ -e "$1" ] && [ ! -d "$1" ]; }; then fail "$1 is no longer a folder"; fi
+  [ ! -d "$1" ] || "$mount" -t tmpfs -o mode=1777 patchloop-shared "$1"
+  shift; w=$((w-1))
+done
+r=$1; shift
+while [ "$r" -gt 0 ]; do
+  if [ -h "$1" ] || { [ -e "$1" ] && [ ! -d "$1" ]; }; then fail "$1 is no longer a folder"; fi
+  if [ -d "$1" ]; then
+    "$mount" --rbind "$1" "$1"
+    "$mount" -o remount,bind,ro "$1"
+  fi
+  shift; r=$((r-1))
 done
 "$mkdir" -p -m 0700 "$home"
 "$chown" "$owner" "$home"
@@ -165,10 +196,25 @@ const NAMESPACE_INIT = [
   'while :; do wait "$c"; s=$?; kill -0 "$c" 2>/dev/null || exit "$s"; done',
 ].join('\n');
 
+// As the sandbox user, just before the command: the sandbox user's own keyrings, which outlive
+// every command of that user, are emptied, so nothing passes through them from one command or run
+// to the next; and the command joins a new, empty session keyring of its own (`keyctl session -`),
+// so keys the runner or an earlier step put in the session keyring it was started with cannot be
+// read. keyctl says "Joined session keyring: N" on stderr, so its stderr goes to /dev/null and the
+// command's is handed over on descriptor 3. (`keyctl new_session`, which installs the keyring on
+// the calling shell, is refused when that shell's keyring belongs to another user, as the
+// runner's does here.)
+const KEYRING = String.raw`k=$1 sh=$2; shift 2
+{ "$k" clear @u && "$k" clear @us; } || { echo "patchloop sandbox: the sandbox user's keyrings cannot be emptied" >&2; exit 125; }
+exec 3>&2
+exec "$k" session - "$sh" -c 'exec 2>&3 3>&-; exec "$@"' patchloop-keyring "$@" 2>/dev/null`;
+
 /**
  * unshare's options for a command's namespaces: its own PIDs (init's exit kills the rest), its
- * own mounts with a fresh /proc, none of them propagated back. The set-up's probe asks for exactly
- * these, so a machine that passes the probe can launch commands.
+ * own mounts with a fresh /proc, none of them propagated back; its own System V IPC (message
+ * queues, semaphores, shared memory an earlier run or the runner made are not there, and what it
+ * makes goes with it) and host name. The set-up's probe asks for exactly these, so a machine that
+ * passes the probe can launch commands.
  */
 export const NAMESPACE_OPTIONS = [
   '--pid',
@@ -178,6 +224,8 @@ export const NAMESPACE_OPTIONS = [
   '--mount-proc',
   '--propagation',
   'private',
+  '--ipc',
+  '--uts',
 ] as const;
 
 /** Added to NAMESPACE_OPTIONS when the command gets a network namespace of its own. */
@@ -250,7 +298,9 @@ export function commandArgv(plan: LaunchPlan, command: string, cwd: string, time
     'KILL',
     '--',
     bins.unshare,
-    ...namespaceOptions(plan.network !== undefined),
+    ...namespaceOptions(plan.network !== undefined).filter(
+      (o) => !plan.keepIpcUts || (o !== '--ipc' && o !== '--uts'),
+    ),
     '--',
     ...networkStep(plan),
     bins.sh,
@@ -277,6 +327,10 @@ export function commandArgv(plan: LaunchPlan, command: string, cwd: string, time
     ...plan.scratch,
     String(plan.covered.length),
     ...plan.covered,
+    String(plan.shared.length),
+    ...plan.shared,
+    String(plan.sharedReadOnly.length),
+    ...plan.sharedReadOnly,
     ...plan.readOnly,
   ];
   if (plan.groupRefresh)
@@ -303,13 +357,9 @@ export function commandArgv(plan: LaunchPlan, command: string, cwd: string, time
     '--inh-caps=-all',
     '--bounding-set=-all',
     '--',
-    bins.bash,
-    '-c',
-    NAMESPACE_INIT,
-    'patchloop-init',
-    command,
-    bins.bash,
   );
+  if (plan.freshKeyring) argv.push(bins.sh, '-c', KEYRING, 'patchloop-keyring', bins.keyctl, bins.sh);
+  argv.push(bins.bash, '-c', NAMESPACE_INIT, 'patchloop-init', command, bins.bash);
   return argv;
 }
 

@@ -29,6 +29,12 @@ export const DEFAULT_COMMAND_LIMITS: CommandLimits = {
   openFiles: 8192,
 };
 
+// What patchloop itself saves of a command's output (its first and last 8 MiB) and the total output
+// past which it stops the command (1 GiB). They bound every command, isolated or not, so they are
+// defined with the tools that read the output (src/tools/output-buffer.ts, which says why these
+// numbers); they are listed here with the other limits.
+export { DEFAULT_OUTPUT_BOUNDS, type OutputBounds } from '../tools/output-buffer.js';
+
 /** When the command has no time limit: an hour of CPU, longer than any default timeout. */
 const FALLBACK_CPU_SECONDS = 3600;
 

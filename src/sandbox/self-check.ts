@@ -1,11 +1,21 @@
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { dirname, join, relative, sep } from 'node:path';
 import { isInside } from '../tools/safe-fs.js';
 import { runCommand, type CommandSandbox } from '../tools/process.js';
 import { shellQuote } from '../tools/shell-words.js';
 import { SANDBOX_HOME, SCRATCH_DIRS } from './launch.js';
+import { systemBin } from './user.js';
 
 export interface SelfCheckPlan {
   uid: number;
@@ -18,6 +28,14 @@ export interface SelfCheckPlan {
   env: NodeJS.ProcessEnv;
   /** The command has a network namespace of its own; `proxy`: with the bridge to the proxy. */
   network?: { proxy: boolean };
+  /** keyctl, when each command must get a session keyring of its own; undefined when not. */
+  keyctl?: string;
+  /** Commands have System V IPC and a host name of their own. */
+  ipcUts?: boolean;
+  /** World-writable scratch folders each command gets empty: nothing passes through them. */
+  shared?: string[];
+  /** World-writable folders bound read-only: no command may write there. */
+  sharedReadOnly?: string[];
 }
 
 /** A listener on the host's loopback, which a command in its own network namespace must not reach. */
@@ -54,6 +72,23 @@ export async function selfCheck(sandbox: CommandSandbox, plan: SelfCheckPlan): P
     }
   }
   const host = plan.network ? await hostListener() : undefined;
+  // /run/lock is checked whatever the set-up found: the one every Linux machine has
+  const shared = plan.shared ? [...new Set([...plan.shared, ...(isSharedLock(plan) ? [LOCK_DIR] : [])])] : [];
+  const sharedReadOnly = plan.sharedReadOnly ?? [];
+  const probeName = `.patchloop-probe-${tag}`;
+  // patchloop's own traces the probe must not find: a key in its session keyring, a message
+  // queue, a file in each world-writable scratch folder
+  const key = plan.keyctl ? plantKey(plan.keyctl, `patchloop-probe-${tag}`, secret) : undefined;
+  const queue = plan.ipcUts ? plantQueue() : undefined;
+  for (const dir of shared) {
+    const file = join(dir, probeName);
+    try {
+      writeFileSync(file, secret, { mode: 0o644, flag: 'wx' });
+      planted.push(file);
+    } catch {
+      // not writable by patchloop: the probe's own write is still checked
+    }
+  }
   const lines = [
     'echo "uid $(id -u)"',
     // a redirection that fails reports on the shell's stderr, hence the { } around each one
@@ -64,6 +99,25 @@ export async function selfCheck(sandbox: CommandSandbox, plan: SelfCheckPlan): P
       : `[ "$(ulimit -u)" = ${plan.processes} ] || echo "nproc $(ulimit -u)"`,
     `if printenv ${SECRET_NAME} >/dev/null; then echo env-secret-visible; fi`,
   ];
+  if (key && plan.keyctl)
+    lines.push(
+      `if ${q(plan.keyctl)} print ${key} >/dev/null 2>&1 || ${q(plan.keyctl)} search @s user patchloop-probe-${tag} >/dev/null 2>&1; then echo keyring-shared; fi`,
+    );
+  if (plan.ipcUts)
+    lines.push(
+      'echo "ns-ipc $(readlink /proc/self/ns/ipc)"',
+      'echo "ns-uts $(readlink /proc/self/ns/uts)"',
+      `if [ -r /proc/sysvipc/msg ] && [ "$(wc -l < /proc/sysvipc/msg)" -gt 1 ]; then echo ipc-visible; fi`,
+    );
+  for (const dir of shared)
+    lines.push(
+      `if [ -e ${q(join(dir, probeName))} ]; then echo shared-visible ${q(dir)}; fi`,
+      `{ : > ${q(join(dir, `${probeName}-left`))}; } 2>/dev/null || echo shared-unwritable ${q(dir)}`,
+    );
+  for (const dir of sharedReadOnly)
+    lines.push(
+      `if { : > ${q(join(dir, `${probeName}-left`))}; } 2>/dev/null; then echo shared-writable ${q(dir)}; fi`,
+    );
   if (plan.hasGit)
     lines.push(
       `if mv .git .git-probe-${tag} 2>/dev/null; then mv .git-probe-${tag} .git; echo git-renamed; fi`,
@@ -116,14 +170,32 @@ export async function selfCheck(sandbox: CommandSandbox, plan: SelfCheckPlan): P
       return "the probe could read patchloop's /proc/<pid>/environ";
     if (!out.includes('workspace-writable')) return 'the probe could not write in the workspace';
     if (r.text.includes(secret)) return 'the probe saw a value it must not see';
+    for (const ns of plan.ipcUts ? ['ipc', 'uts'] : []) {
+      const seen = out.find((l) => l.startsWith(`ns-${ns} `))?.slice(`ns-${ns} `.length);
+      if (!seen?.startsWith(`${ns}:[`)) return `the probe could not tell its ${ns} namespace`;
+      if (seen === readlinkSync(`/proc/self/ns/${ns}`))
+        return `the probe shares patchloop's ${ns === 'ipc' ? 'System V IPC' : 'host name'} namespace`;
+    }
+    const left = [...shared, ...sharedReadOnly]
+      .map((d) => join(d, `${probeName}-left`))
+      .filter((f) => existsSync(f));
+    if (left.length) return `the probe left ${left.join(', ')} behind, outside its namespace`;
     const problems = out.filter(
-      (l) => !l.startsWith('uid ') && !l.startsWith('environ ') && l !== 'workspace-writable',
+      (l) =>
+        !l.startsWith('uid ') &&
+        !l.startsWith('environ ') &&
+        !l.startsWith('ns-') &&
+        l !== 'workspace-writable',
     );
     if (problems.length) return `the probe found: ${problems.join('; ')}`;
     return undefined;
   } finally {
     host?.server.close();
     for (const file of planted) rmSync(file, { force: true });
+    // only a broken namespace could have let the probe leave these on the machine
+    for (const d of [...shared, ...sharedReadOnly]) rmSync(join(d, `${probeName}-left`), { force: true });
+    if (key && plan.keyctl) spawnSync(plan.keyctl, ['unlink', key, '@s'], { stdio: 'ignore' });
+    if (queue) spawnSync(queue.ipcrm, ['-q', queue.id], { stdio: 'ignore' });
     for (const dir of plan.readOnlyDirs) {
       // only a broken read-only mount could have let the probe leave a file there
       for (const name of safeList(dir)) if (name === `probe-${tag}`) rmSync(join(dir, name), { force: true });
@@ -136,5 +208,39 @@ function safeList(dir: string): string[] {
     return readdirSync(dir);
   } catch {
     return [];
+  }
+}
+
+/** A key of patchloop's own in its session keyring, which commands must not reach; its id. */
+function plantKey(keyctl: string, name: string, value: string): string | undefined {
+  const r = spawnSync(keyctl, ['add', 'user', name, value, '@s'], { encoding: 'utf8' });
+  const id = r.stdout?.trim();
+  return r.status === 0 && /^\d+$/.test(id ?? '') ? id : undefined;
+}
+
+/** A System V message queue of patchloop's own, which commands must not see. */
+function plantQueue(): { id: string; ipcrm: string } | undefined {
+  const ipcmk = systemBin('ipcmk');
+  const ipcrm = systemBin('ipcrm');
+  if (!ipcmk || !ipcrm) return undefined;
+  const r = spawnSync(ipcmk, ['-Q', '-p', '0600'], { encoding: 'utf8' });
+  const id = /(\d+)\s*$/.exec(r.stdout?.trim() ?? '')?.[1];
+  return r.status === 0 && id ? { id, ipcrm } : undefined;
+}
+
+const LOCK_DIR = '/run/lock';
+
+function isSharedLock(plan: SelfCheckPlan): boolean {
+  try {
+    const st = statSync(LOCK_DIR);
+    return (
+      st.isDirectory() &&
+      (st.mode & 0o1002) === 0o1002 &&
+      !(plan.sharedReadOnly ?? []).includes(LOCK_DIR) &&
+      !isInside(plan.workspace, LOCK_DIR) &&
+      !isInside(LOCK_DIR, plan.workspace)
+    );
+  } catch {
+    return false;
   }
 }

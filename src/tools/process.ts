@@ -2,7 +2,12 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { commandEnv, type CommandEnvOptions } from './env.js';
-import { OutputBuffer, type CapturedOutput } from './output-buffer.js';
+import {
+  DEFAULT_OUTPUT_BOUNDS,
+  OutputBuffer,
+  type CapturedOutput,
+  type OutputBounds,
+} from './output-buffer.js';
 import { killGroup, liveMembers, signalGroup, type SignalGroup } from './process-group.js';
 import { DEFAULT_LIMITS, type TruncationLimits } from './truncate.js';
 
@@ -63,6 +68,8 @@ export interface RunCommandOptions {
   name?: string;
   /** Bytes of output tail kept in memory. */
   memoryBytes?: number;
+  /** How much of the output is saved, and past how much the command is stopped. Default: DEFAULT_OUTPUT_BOUNDS. */
+  outputBounds?: Partial<OutputBounds>;
   /** Time between SIGTERM and SIGKILL. */
   killGraceMs?: number;
   /** Called as output arrives (at most every `progressMs`) with the latest tail, for progress UIs. */
@@ -76,6 +83,8 @@ export interface CommandResult extends CapturedOutput {
   signal: NodeJS.Signals | null;
   timedOut: boolean;
   aborted: boolean;
+  /** Set when the command was stopped for printing more than this many bytes. */
+  outputLimit?: number;
   /** Set when the command could not be started at all. */
   spawnError?: string;
   durationMs: number;
@@ -98,12 +107,14 @@ const shell = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
 export async function runCommand(options: RunCommandOptions): Promise<CommandResult> {
   const started = Date.now();
   const limits = options.limits ?? DEFAULT_LIMITS;
+  const bounds = { ...DEFAULT_OUTPUT_BOUNDS, ...options.outputBounds };
   const output = new OutputBuffer({
     memoryBytes: Math.max(options.memoryBytes ?? DEFAULT_MEMORY_BYTES, limits.maxBytes),
     limits,
     spillDir: options.artifactsDir ?? tmpdir(),
     name: options.name ?? 'command',
     fileMode: options.sandbox?.outputFileMode,
+    bounds,
   });
   const base = { exitCode: null, signal: null, timedOut: false, aborted: false };
   if (options.signal?.aborted) {
@@ -146,6 +157,7 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
   const pid = child.pid;
   let timedOut = false;
   let aborted = false;
+  let outputLimited = false;
   let killing: Promise<void> | undefined;
   const stop = () => {
     if (pid !== undefined && !killing) killing = killGroup(pid, grace, send);
@@ -160,6 +172,10 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
   };
   const onData = (chunk: Buffer) => {
     output.write(chunk);
+    if (!outputLimited && output.totalBytes > bounds.stopBytes) {
+      outputLimited = true;
+      stop();
+    }
     if (options.onProgress && !progressTimer) {
       const wait = Math.max(0, lastProgress + (options.progressMs ?? 500) - Date.now());
       progressTimer = setTimeout(progress, wait);
@@ -215,6 +231,7 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
     signal: exit.signal,
     timedOut,
     aborted,
+    ...(outputLimited ? { outputLimit: bounds.stopBytes } : {}),
     spawnError: exit.error,
     durationMs: Date.now() - started,
     pid,

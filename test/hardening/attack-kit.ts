@@ -665,7 +665,20 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
     what: "command-network's proxy connects to whatever address an allowed name resolves to (loopback, metadata, private)",
     edits: [[/\.filter\(([\w$]+)=>[\w$]+\(\1\.address\)\)/g, '.filter(()=>!0)']],
   },
-  // PL_WEAKEN=hide-above,read-only-git,private-dirs,limits,network picks the sandbox's own test switches
+  'output-bounds': {
+    what: "patchloop saves a command's whole output, however long, and never stops a command for its output",
+    edits: [
+      [
+        /headBytes:8\*1024\*\*2,tailBytes:8\*1024\*\*2,stopBytes:1024\*\*3/g,
+        'headBytes:1/0,tailBytes:1/0,stopBytes:1/0',
+      ],
+    ],
+  },
+  'keyring-step': {
+    what: 'commands keep the session keyring patchloop was started with (the self-check still runs)',
+    edits: [[/[\w$]+\.freshKeyring&&[\w$]+\.push\(/g, '!1&&[].push(']],
+  },
+  // PL_WEAKEN=hide-above,read-only-git,private-dirs,limits,network,keyring,ipc-uts,shared-dirs picks the sandbox's own test switches
   'sandbox-weaken': {
     what: 'the sandbox defences named in PL_WEAKEN are left out, and its self-check skipped',
     edits: [

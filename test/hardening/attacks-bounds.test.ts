@@ -1,5 +1,14 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAction, type BuiltAction } from '../action/harness.js';
@@ -14,6 +23,7 @@ import {
   originContent,
   plantRunSecrets,
   publicCopy,
+  resultsSeen,
   SANDBOX_USER,
   switchOff,
   UNISOLATED,
@@ -92,6 +102,84 @@ describe.skipIf(!root)('bounds', () => {
       expect(problems).toEqual([]);
       // at least one of them exists: the staging limit, not only the file-size limit, was tried
       expect(big.length, 'neither sparse file could be made').toBeGreaterThan(0);
+    } finally {
+      await run.cleanup();
+      f.cleanup();
+    }
+  }, 420_000);
+
+  it('a test script that prints 3 GB: patchloop saves its first and last 8 MiB only, stops it at 1 GiB and tells the model, and the run completes', async () => {
+    const f = makeFixture();
+    // bounded at 3 GB, so that a run with the defence off cannot fill the disk either
+    const script = [
+      'echo FIRST-LINE-OF-OUTPUT',
+      "yes 'a line the test prints again and again' | head -c 3G",
+      'echo last-line-never-seen',
+      '',
+    ].join('\n');
+    const run = await attack({
+      action,
+      fixture: f,
+      secrets,
+      head: { 'package.json': TEST_SH, 'ci/test.sh': script },
+      turns: [
+        { toolCalls: [{ id: 'toolu_t1', name: 'run_tests', json: '{}' }] },
+        { toolCalls: [FIX_CALL] },
+        { text: 'Guarded div().' },
+      ],
+      timeoutMs: 300_000,
+    });
+    try {
+      const problems: string[] = [];
+      // what patchloop wrote under RUNNER_TEMP for the run: the saved output above all
+      const du = spawnSync('du', ['-sb', run.r.runnerTemp], { encoding: 'utf8' });
+      const used = Number(du.stdout.split('\t')[0]);
+      if (!(used < 64 * 1024 ** 2)) problems.push(`RUNNER_TEMP holds ${used} bytes`);
+      const logs = spawnSync('find', [run.r.runnerTemp, '-name', '*.log', '-size', '+1M'], {
+        encoding: 'utf8',
+      })
+        .stdout.split('\n')
+        .filter(Boolean);
+      if (logs.length !== 1) problems.push(`saved outputs: ${logs.join(', ') || 'none'}`);
+      else {
+        const fd = openSync(logs[0]!, 'r');
+        const head = Buffer.alloc(512);
+        readSync(fd, head, 0, 512, 0);
+        closeSync(fd);
+        // npm's own lines about the script come first
+        if (!head.toString().includes('\nFIRST-LINE-OF-OUTPUT\n'))
+          problems.push('the saved output lost its head');
+        if (
+          statSync(logs[0]!).size < 16 * 1024 ** 2 ||
+          spawnSync('grep', ['-c', 'of output dropped here', logs[0]!], {
+            encoding: 'utf8',
+          }).stdout.trim() !== '1'
+        )
+          problems.push('the saved output does not say what was dropped');
+      }
+      const seen = resultsSeen(run.model);
+      if (
+        !/printed more than 1\.00 GB of output/.test(seen) ||
+        !/so it and all its processes were stopped/.test(seen)
+      )
+        problems.push('the model was not told the command was stopped for its output');
+      if (!/in between were dropped/.test(seen))
+        problems.push('the model was not told what the saved output left out');
+      if (seen.includes('last-line-never-seen')) problems.push('the command was not stopped');
+      if (!run.r.outputs.conclusion) problems.push('no conclusion');
+      if (!run.comment || /is working on this/.test(run.comment)) problems.push('no summary comment');
+      const branch = run.r.outputs.branch;
+      const tree = branch ? git(f.origin, 'ls-tree', '-r', '--name-only', branch).split('\n') : [];
+      if (!tree.includes('src/math.js')) problems.push(`the fix was not delivered: ${run.log.slice(-1500)}`);
+      if (run.leaks.length) problems.push(...run.leaks);
+      record('bounds: output', {
+        attacksTried: 1,
+        attacksHeld: problems.length === 0 ? 1 : 0,
+        runs: 1,
+        secretChecks: Object.keys(run.outputs).length,
+        secretsFound: run.leaks.length,
+      });
+      expect(problems).toEqual([]);
     } finally {
       await run.cleanup();
       f.cleanup();

@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 // checkout below, RUNNER_TEMP outside that HOME holding patchloop's and checkout's own files, and
 // secrets in the job's environment.
 
-const TOOLS = ['unshare', 'setpriv', 'prlimit', 'setfacl', 'getfacl', 'mount'];
+const TOOLS = ['unshare', 'setpriv', 'prlimit', 'setfacl', 'getfacl', 'mount', 'keyctl'];
 
 /** Why the sandbox cannot be tested for real here, or undefined when it can. */
 export function missingForSandbox(): string | undefined {
@@ -25,7 +25,8 @@ export function missingForSandbox(): string | undefined {
   const missing = TOOLS.filter(
     (t) => !['/usr/bin', '/bin', '/usr/sbin', '/sbin'].some((d) => existsSync(join(d, t))),
   );
-  if (missing.length) return `the sandbox tests need ${missing.join(', ')} (apt-get install util-linux acl)`;
+  if (missing.length)
+    return `the sandbox tests need ${missing.join(', ')} (apt-get install util-linux acl keyutils)`;
   const ns = spawnSync('unshare', ['--pid', '--fork', '--mount', '--mount-proc', 'true']);
   if (ns.status !== 0) return 'the sandbox tests need PID and mount namespaces (unshare failed)';
   return undefined;

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCommandResult } from '../../src/tools/command-output.js';
 import { commandEnv } from '../../src/tools/env.js';
@@ -105,7 +105,7 @@ describe('runCommand', () => {
     expect(r.totalBytes).toBe(0);
   });
 
-  it('returns the tail of 200 MB of output with bounded memory and saves the rest', async () => {
+  it('returns the tail of 200 MB of output with bounded memory, and saves its first and last 8 MiB with what was dropped between them', async () => {
     let peak = process.memoryUsage().rss;
     const before = peak;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
@@ -120,15 +120,62 @@ describe('runCommand', () => {
     expect(r.totalBytes).toBe(200_000_000 + 1 + 10);
     expect(peak - before).toBeLessThan(100 * 1024 * 1024);
     expect(r.fullOutputPath).toBeDefined();
-    expect(statSync(r.fullOutputPath!).size).toBe(r.totalBytes);
+    const MiB = 1024 ** 2;
+    expect(r.droppedBytes).toBe(r.totalBytes - 16 * MiB);
+    const saved = readFileSync(r.fullOutputPath!);
+    const marker = `\n[… ${(r.droppedBytes! / MiB).toFixed(1)} MB of output dropped here: patchloop keeps the first 8.0 MB and the last 8.0 MB of a command's output …]\n`;
+    expect(saved.length).toBe(16 * MiB + Buffer.byteLength(marker));
+    expect(saved.subarray(0, 31).toString()).toBe('a line of output that repeats\na');
+    expect(saved.subarray(8 * MiB, 8 * MiB + Buffer.byteLength(marker)).toString()).toBe(marker);
+    expect(saved.subarray(saved.length - 11).toString()).toBe('\nLAST LINE\n');
     const out = formatCommandResult('yes', r);
     const text = (out.content[0] as { text: string }).text;
     expect(text).toMatch(
       /LAST LINE\n\[Output cut: showing the last \d+ lines of 6666668 lines \(190\.7 MB in all\)\./,
     );
-    expect(text).toContain(`Full output saved to ${r.fullOutputPath}`);
+    expect(text).toContain(
+      `The output's beginning and end are saved to ${r.fullOutputPath} (174.7 MB in between were dropped).`,
+    );
     expect(Buffer.byteLength(text)).toBeLessThan(60 * 1024);
     expect(out.details?.truncated).toBe(true);
+  });
+
+  it('stops a command whose output passes the total limit, and says so', async () => {
+    const r = await runCommand({
+      command: 'echo FIRST; yes',
+      cwd: dir.path,
+      artifactsDir: dir.path,
+      timeoutMs: 120_000,
+      outputBounds: { stopBytes: 64 * 1024 ** 2 },
+    });
+    expect(r.outputLimit).toBe(64 * 1024 ** 2);
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBeNull();
+    expect(r.totalBytes).toBeGreaterThan(64 * 1024 ** 2);
+    expect(groupGone(r.pid!)?.code).toBe('ESRCH');
+    const saved = readFileSync(r.fullOutputPath!);
+    expect(saved.subarray(0, 8).toString()).toBe('FIRST\ny\n');
+    expect(saved.includes('MB of output dropped here: patchloop keeps the first 8.0 MB')).toBe(true);
+    expect(saved.length).toBeLessThan(17 * 1024 ** 2);
+    const out = formatCommandResult('yes', r);
+    expect(out.isError).toBe(true);
+    expect(out.details?.outputLimit).toBe(64 * 1024 ** 2);
+    expect((out.content[0] as { text: string }).text).toMatch(
+      /^Stopped after [\d.]+ s: the command printed more than 64\.0 MB of output, the most patchloop reads from one command, so it and all its processes were stopped\./,
+    );
+  });
+
+  it('saves an output between the bounds whole, with nothing dropped', async () => {
+    const r = await runCommand({
+      command: 'seq 1 100000',
+      cwd: dir.path,
+      artifactsDir: dir.path,
+      outputBounds: { headBytes: 1000, tailBytes: 600_000 },
+    });
+    expect(r.droppedBytes).toBeUndefined();
+    expect(readFileSync(r.fullOutputPath!, 'utf8')).toBe(
+      Array.from({ length: 100000 }, (_, i) => `${i + 1}\n`).join(''),
+    );
   });
 
   it('saves the full output when only the line limit is passed', async () => {
