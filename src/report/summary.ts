@@ -12,6 +12,7 @@ import {
   sizeOf,
   type SizeUnit,
 } from './format.js';
+import { neutralizeHiddenMarkup } from './hidden-markup.js';
 import { neutralizeMentions } from './mentions.js';
 import { contentText } from './normalize.js';
 
@@ -173,9 +174,17 @@ function logLine(e: ToolLogEntry): string {
   return `${e.ok ? '✓' : '✗'} ${e.name} ${args} → ${output}`;
 }
 
-/** Every piece of model or tool text, redacted and with its mentions broken, before anything is measured. */
+/**
+ * What every piece of echoed text (model, tool, request, error, file name) goes through before it
+ * is measured, and the whole summary once more at the end: redacted, its mentions broken, and no
+ * `<!--` left that could pass for one of patchloop's hidden markers.
+ */
+function cleanText(redact: (s: string) => string): (s: string) => string {
+  return (s) => neutralizeHiddenMarkup(neutralizeMentions(redact(s)));
+}
+
 function cleaned(input: RunSummaryInput, redact: (s: string) => string): RunSummaryInput {
-  return mapText(input, (s) => neutralizeMentions(redact(s)));
+  return mapText(input, cleanText(redact));
 }
 
 function mapText(input: RunSummaryInput, c: (s: string) => string): RunSummaryInput {
@@ -496,7 +505,7 @@ export function renderSummaryMarkdown(input: RunSummaryInput, options: SummaryMa
     }
   }
 
-  let out = neutralizeMentions(redact(join([head, files, final, diff, log, footer])));
+  let out = cleanText(redact)(join([head, files, final, diff, log, footer]));
   if (size(out) > limit || out.length > maxChars) {
     const bound = Math.min(limit, unit === 'chars' ? maxChars : limit) - 4;
     out = `${headWithin(out, bound, unit)}…\n`;

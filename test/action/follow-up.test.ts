@@ -98,6 +98,7 @@ async function job(o: {
 }) {
   const model = await startAnthropicServer((_req, i) => o.turns[i]!);
   models.push(model);
+  gh.addRun({ id: o.runId });
   const identity = service.job({ runId: o.runId, job: 'patchloop' });
   const r = await runAction({
     script: action.path,
