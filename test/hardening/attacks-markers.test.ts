@@ -17,6 +17,7 @@ import { startFakeArtifactService, type FakeArtifactService } from '../fakes/art
 import { ACTIONS_BOT, startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';
 import type { FakeProviderServer } from '../fakes/sse.js';
 import { issueComment } from '../github/payloads.js';
+import { record } from './figures.js';
 import {
   actionUnderTest,
   FIX_CALL,
@@ -131,7 +132,13 @@ describe('a file named like a marker, on a follow-up', () => {
     return { r, model };
   }
 
-  it('moves no branch but the one run 1 worked on', async () => {
+  let branch = '';
+  let one: Awaited<ReturnType<typeof run>>;
+  let two: Awaited<ReturnType<typeof run>>;
+  let before: Map<string, string>;
+  let after: Map<string, string>;
+
+  beforeAll(async () => {
     f = makeFixture();
     gh = await startFakeGitHub();
     gh.setPermission('alice', 'write');
@@ -151,7 +158,7 @@ describe('a file named like a marker, on a follow-up', () => {
       body: [{ event: 'committed', sha: forkSha, committer: { date: '2026-03-01T09:00:00Z' } }],
     }));
 
-    const one = await run({
+    one = await run({
       runId: 7001,
       number: pull.number,
       title: pull.title,
@@ -161,7 +168,7 @@ describe('a file named like a marker, on a follow-up', () => {
       turns: wellBehaved(),
     });
     expect(one.r.code, one.r.stderr.slice(-3000)).toBe(0);
-    const branch = one.r.outputs.branch!;
+    branch = one.r.outputs.branch!;
     expect(branch).toMatch(/^patchloop\//);
     expect(branch).not.toBe(VICTIM);
     // The attack reached run 1's summary: the planted name, echoed above patchloop's own marker.
@@ -169,9 +176,9 @@ describe('a file named like a marker, on a follow-up', () => {
     expect(summary1.replace(/\u200B/g, '')).toContain(PLANTED);
     expect(git(f.origin, 'ls-tree', '--name-only', branch)).toContain('patchloop:session');
 
-    const before = refs(f.origin);
+    before = refs(f.origin);
     const c2 = gh.addComment(pull.number, { body: '/patchloop use NaN instead', author: 'alice' });
-    const two = await run({
+    two = await run({
       runId: 7002,
       number: pull.number,
       title: pull.title,
@@ -181,14 +188,24 @@ describe('a file named like a marker, on a follow-up', () => {
       turns: SECOND,
     });
     expect(two.r.code, two.r.stderr.slice(-3000)).toBe(0);
-    const after = refs(f.origin);
+    after = refs(f.origin);
+  }, 300_000);
 
-    // No branch moved (nor was one removed) but run 1's, which run 2 continued.
+  it('moves no branch of origin but the one run 1 worked on', () => {
     const moved = [...before].filter(([ref, sha]) => after.get(ref) !== sha).map(([ref]) => ref);
-    expect(moved).toEqual([`refs/heads/${branch}`]);
+    const others = moved.filter((ref) => ref !== `refs/heads/${branch}`);
+    record('markers: a file named like a marker, on a follow-up', {
+      attacksTried: 1,
+      attacksHeld: others.length === 0 ? 1 : 0,
+      runs: 2,
+    });
+    expect(others).toEqual([]);
     expect(after.get(`refs/heads/${VICTIM}`)).toBe(before.get(`refs/heads/${VICTIM}`));
+  });
+
+  it('still follows up run 1 by its own marker: on its branch, with its conversation', () => {
     expect(two.r.outputs.branch).toBe(branch);
     expect(git(f.origin, 'rev-parse', `refs/heads/${branch}^`)).toBe(one.r.outputs['commit-sha']);
     expect(JSON.stringify(two.model.requests[0]!.body)).toContain(`"tool_use_id":"${FIX_CALL.id}"`);
-  }, 300_000);
+  });
 });
