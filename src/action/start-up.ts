@@ -22,7 +22,7 @@ import { createGitHubClient } from '../github/octokit.js';
 import { checkPermission } from '../github/permission.js';
 import { acknowledge } from '../github/reaction.js';
 import { ACTIONS_BOT_LOGIN } from '../github/trigger.js';
-import { createRedactor, secretsFromEnv } from '../protocol/redact.js';
+import { createRedactor, MIN_SECRET_LENGTH, secretsFromEnv } from '../protocol/redact.js';
 import { capabilitiesOf, preloadProvider, PROVIDER_ENV } from '../providers/index.js';
 import { probeMachine, startSandbox, type SandboxSetup } from '../sandbox/index.js';
 import { BranchPrefetch, followUpPlan } from './follow-up.js';
@@ -196,7 +196,8 @@ function maskSecrets(inputs: ActionInputs, env: NodeJS.ProcessEnv): string[] {
       if (v) values.add(v);
     }
   }
-  const list = [...values].filter((v) => v.trim().length >= 4);
+  // One bound for the log's masking and the redactor's: a value masked in one is hidden in all.
+  const list = [...values].filter((v) => v.trim().length >= MIN_SECRET_LENGTH);
   for (const v of list) core.setSecret(v);
   return list;
 }
