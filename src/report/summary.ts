@@ -1,3 +1,4 @@
+import { redactValue } from '../protocol/redact.js';
 import type { Message, ToolResultMessage, Usage } from '../protocol/types.js';
 import {
   cut,
@@ -107,8 +108,14 @@ const OUTPUT_CHARS = 120;
 const ERROR_CHARS = 200;
 const ARGS_CHARS = 80;
 
-/** One log entry per tool call, in call order, paired with its result by id. */
-export function toolLogFromMessages(messages: readonly Message[]): ToolLogEntry[] {
+/**
+ * One log entry per tool call, in call order, paired with its result by id. `redact` is applied
+ * to the arguments before they are shortened: a secret cut in two would no longer be recognised.
+ */
+export function toolLogFromMessages(
+  messages: readonly Message[],
+  redact?: (text: string) => string,
+): ToolLogEntry[] {
   const results = new Map<string, ToolResultMessage>();
   for (const m of messages)
     if (m.role === 'toolResult' && !results.has(m.toolCallId)) results.set(m.toolCallId, m);
@@ -120,7 +127,7 @@ export function toolLogFromMessages(messages: readonly Message[]): ToolLogEntry[
       const r = results.get(block.id);
       log.push({
         name: block.name,
-        args: shortArgs(block.input, ARGS_CHARS),
+        args: shortArgs(redact ? redactValue(block.input, redact) : block.input, ARGS_CHARS),
         ok: r ? !r.isError : false,
         output: r ? contentText(r.content) : '(no result recorded)',
       });
