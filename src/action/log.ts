@@ -4,6 +4,7 @@
 import * as core from './runner-commands.js';
 import type { AgentEvent } from '../agent/index.js';
 import type { Usage } from '../protocol/types.js';
+import { redactValue } from '../protocol/redact.js';
 import { textOf } from '../protocol/types.js';
 import { cut, errorGist, formatCost, formatTokens, oneLine, plural, shortArgs } from '../report/format.js';
 
@@ -93,6 +94,8 @@ export function createActionsLog(options: ActionsLogOptions = {}): ActionsLog {
   let open = false;
   let turnStarted = 0;
 
+  // Each text is redacted before it is cut, and each line once more: a secret cut in two by the
+  // shortening would no longer match as a whole, and half of it would reach the log.
   const write = (line: string) => sink.write(neutralizeCommands(redact(plain(line))));
   const closeGroup = () => (sink.endGroup ? sink.endGroup() : sink.write('::endgroup::'));
   const startGroup = (title: string) => {
@@ -116,7 +119,7 @@ export function createActionsLog(options: ActionsLogOptions = {}): ActionsLog {
           startGroup(`patchloop turn ${e.turn} · ${oneLine(e.model)}`);
           break;
         case 'turn_end': {
-          const said = oneLine(textOf(e.message.content));
+          const said = oneLine(redact(textOf(e.message.content)));
           if (said) write(`  “${cut(said, 300)}”`);
           const u = e.usage;
           const cost = formatCost(u.costUsd);
@@ -129,15 +132,17 @@ export function createActionsLog(options: ActionsLogOptions = {}): ActionsLog {
             }${calls ? ` · ${plural(calls, 'tool call')}` : ''}`,
           );
           if (e.message.stopReason === 'error' || e.message.stopReason === 'aborted') {
-            write(`  ✗ ${e.message.stopReason}: ${cut(oneLine(e.message.errorMessage ?? ''), ERROR_CHARS)}`);
+            write(
+              `  ✗ ${e.message.stopReason}: ${cut(oneLine(redact(e.message.errorMessage ?? '')), ERROR_CHARS)}`,
+            );
           }
           break;
         }
         case 'tool_start':
           break;
         case 'tool_end': {
-          const args = shortArgs(e.call.input, ARGS_CHARS);
-          const text = textOf(e.result.content);
+          const args = shortArgs(redactValue(e.call.input, redact), ARGS_CHARS);
+          const text = redact(textOf(e.result.content));
           const result = e.result.isError
             ? `error: ${errorGist(plain(text), ERROR_CHARS)}`
             : cut(oneLine(plain(text.slice(0, OUTPUT_CHARS * 4))), OUTPUT_CHARS) || '(no output)';
@@ -148,11 +153,13 @@ export function createActionsLog(options: ActionsLogOptions = {}): ActionsLog {
         }
         case 'retry':
           write(
-            `  ↻ retry ${e.attempt} in ${formatMs(e.delayMs)} (${e.errorKind}${e.status !== undefined ? `, HTTP ${e.status}` : ''}): ${cut(oneLine(e.message), 200)}`,
+            `  ↻ retry ${e.attempt} in ${formatMs(e.delayMs)} (${e.errorKind}${e.status !== undefined ? `, HTTP ${e.status}` : ''}): ${cut(oneLine(redact(e.message)), 200)}`,
           );
           break;
         case 'fallback':
-          write(`  ⇢ fallback from ${oneLine(e.from)} to ${oneLine(e.to)}: ${cut(oneLine(e.reason), 200)}`);
+          write(
+            `  ⇢ fallback from ${oneLine(e.from)} to ${oneLine(e.to)}: ${cut(oneLine(redact(e.reason)), 200)}`,
+          );
           break;
         case 'compaction':
           write(
@@ -163,16 +170,16 @@ export function createActionsLog(options: ActionsLogOptions = {}): ActionsLog {
           write(`  ⋯ ${CONTINUE_REASONS[e.reason] ?? 'the model was asked to go on'}`);
           break;
         case 'notice':
-          write(`  ℹ ${oneLine(e.source)}: ${cut(oneLine(e.message), 200)}`);
+          write(`  ℹ ${oneLine(e.source)}: ${cut(oneLine(redact(e.message)), 200)}`);
           break;
         case 'budget':
           write(`  ■ the ${e.budget} budget is used up (${e.used} of ${e.limit})`);
           break;
         case 'cancel':
-          write(`  ■ cancelled: ${cut(oneLine(e.reason), 200)}`);
+          write(`  ■ cancelled: ${cut(oneLine(redact(e.reason)), 200)}`);
           break;
         case 'error':
-          write(`  ✗ ${cut(oneLine(e.message), ERROR_CHARS)}`);
+          write(`  ✗ ${cut(oneLine(redact(e.message)), ERROR_CHARS)}`);
           break;
         case 'text_delta':
           break;
@@ -189,7 +196,7 @@ export function createActionsLog(options: ActionsLogOptions = {}): ActionsLog {
         o.durationMs !== undefined ? formatMs(o.durationMs) : undefined,
         o.prUrl ? `PR ${o.prUrl}` : o.branch ? `branch ${o.branch}` : undefined,
         o.commitSha ? `commit ${o.commitSha.slice(0, 12)}` : undefined,
-        o.error ? `error: ${cut(oneLine(o.error), ERROR_CHARS)}` : undefined,
+        o.error ? `error: ${cut(oneLine(redact(o.error)), ERROR_CHARS)}` : undefined,
       ].filter((p): p is string => Boolean(p));
       write(parts.join(' · '));
     },

@@ -97,7 +97,7 @@ function summaryInput(s: RunState, o: FinishInput): RunSummaryInput {
     changedFiles: changedFiles(d),
     finalMessage: r?.finalText || undefined,
     error: o.error,
-    toolLog: r ? toolLogFromMessages(r.messages) : [],
+    toolLog: r ? toolLogFromMessages(r.messages, s.redact) : [],
     transcriptLocation: o.transcriptLocation,
     runUrl: s.runUrl,
     serverUrl: s.runner.serverUrl,

@@ -12,15 +12,17 @@ import { taskFromEvent } from '../github/event.js';
 import {
   findEarlierComment,
   loadEarlierSession,
+  workflowPathOf,
   type EarlierComment,
   type EarlierSession,
 } from '../github/follow-up.js';
+import { tokenLogin } from '../github/identity.js';
 import { GitRepo, restoreCheckoutCredential, takeCheckoutCredential } from '../git/index.js';
 import { createGitHubClient } from '../github/octokit.js';
 import { checkPermission } from '../github/permission.js';
 import { acknowledge } from '../github/reaction.js';
 import { ACTIONS_BOT_LOGIN } from '../github/trigger.js';
-import { createRedactor, secretsFromEnv } from '../protocol/redact.js';
+import { createRedactor, MIN_SECRET_LENGTH, secretsFromEnv } from '../protocol/redact.js';
 import { capabilitiesOf, preloadProvider, PROVIDER_ENV } from '../providers/index.js';
 import { probeMachine, startSandbox, type SandboxSetup } from '../sandbox/index.js';
 import { BranchPrefetch, followUpPlan } from './follow-up.js';
@@ -198,7 +200,8 @@ function maskSecrets(inputs: ActionInputs, env: NodeJS.ProcessEnv): string[] {
       if (v) values.add(v);
     }
   }
-  const list = [...values].filter((v) => v.trim().length >= 4);
+  // One bound for the log's masking and the redactor's: a value masked in one is hidden in all.
+  const list = [...values].filter((v) => v.trim().length >= MIN_SECRET_LENGTH);
   for (const v of list) core.setSecret(v);
   return list;
 }
@@ -230,20 +233,11 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
   // The earlier run's branch is fetched as soon as a marker names it (the comment most likely
   // to count, before the download and before this run's comment confirms whose markers count):
   // a fetch into the checkout's remote-tracking ref, settled before the plan's git work starts.
+  // The plan itself takes a branch only from the earlier session once its run is confirmed.
   const prefetch = new BranchPrefetch(inputs.branchPrefix);
-  // The comment whose session this run continues, known once this run's comment is posted and
-  // before the earlier transcript is downloaded: the branch needs only its marker.
-  let confirm: (comment: EarlierComment | undefined) => void = () => undefined;
-  const confirmed = new Promise<EarlierComment | undefined>((resolve) => (confirm = resolve));
   const earlierReady = findEarlier(s, commentReady, {
     onGuess: (comment) => prefetch.guess(comment.marker.branch),
-    onConfirmed: confirm,
   });
-  // (every ending of findEarlier settles `confirmed`: a second resolve changes nothing)
-  earlierReady.then(
-    (earlier) => confirm(earlier?.comment),
-    () => confirm(undefined),
-  );
   const credential = await s.credentialReady.catch((err: Error) => {
     throw new Error(`The checkout's git credential could not be secured: ${err.message}`);
   });
@@ -267,13 +261,15 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
       pr,
       github: s.github,
     };
-    const comment = await confirmed;
+    // The branch a marker names is followed only once its run is confirmed as this workflow's
+    // (github/follow-up.ts): that waits for the earlier transcript, which the first request
+    // needs anyway.
+    const earlier = await earlierReady.catch(() => undefined);
     const fetched = await prefetch.take();
-    if (!comment) return prepareWork(work, task, options);
-    // A marker names the branch; an older one without it leaves it to the transcript.
-    const branch = comment.marker.branch ?? (await earlierReady)?.branch;
-    const pullHead = () => earlierReady.then((e) => e?.transcript?.session?.pullHead);
-    return followUpPlan(work, task, { branch, pullHead }, options, fetched);
+    if (!earlier) return prepareWork(work, task, options);
+    if (earlier.unconfirmed) s.notice(`The earlier run's branch was not used: ${earlier.unconfirmed}.`);
+    const pullHead = () => Promise.resolve(earlier.transcript?.session?.pullHead);
+    return followUpPlan(work, task, { branch: earlier.branch, pullHead }, options, fetched);
   };
   const planReady = task.isPullRequest ? contextReady.then((c) => planFor(c.pr)) : planFor(undefined);
   planReady.catch(() => undefined);
@@ -343,8 +339,6 @@ async function findEarlier(
   on: {
     /** the comment that most likely counts, before this run's comment confirms whose markers count */
     onGuess(comment: EarlierComment): void;
-    /** the comment that counts, before its transcript is downloaded */
-    onConfirmed(comment: EarlierComment | undefined): void;
   },
 ): Promise<EarlierSession | undefined> {
   const { task, inputs } = s;
@@ -373,6 +367,7 @@ async function findEarlier(
       owner: task.owner,
       repo: task.repo,
       serverUrl: s.runner.serverUrl,
+      workflowPath: workflowPathOf(s.env.GITHUB_WORKFLOW_REF, s.runner.repository),
       dest: join(s.dir, 'earlier'),
     });
   const guessed = lookUp(ACTIONS_BOT_LOGIN);
@@ -384,10 +379,13 @@ async function findEarlier(
   guessed.catch(() => undefined);
   guessedLoad.catch(() => undefined);
   await commentReady;
-  const author = s.comment?.author ?? ACTIONS_BOT_LOGIN;
-  const confirmed = author === ACTIONS_BOT_LOGIN;
   let comment: EarlierComment | undefined;
+  let confirmed: boolean;
   try {
+    // Without this run's own comment (a dry run, a post that failed), the identity the token
+    // reports, never a login assumed from the token's kind: an App token posts as its own bot.
+    const author = s.comment?.author ?? (await tokenLogin(s.github));
+    confirmed = author === ACTIONS_BOT_LOGIN;
     comment = confirmed ? await guessed : await lookUp(author, s.comment?.id);
   } catch (err) {
     s.notice(
@@ -395,7 +393,6 @@ async function findEarlier(
     );
     return undefined;
   }
-  on.onConfirmed(comment);
   if (!comment) return undefined;
   // (An unconfirmed download is let finish first: both write the same folder.)
   const earlier = confirmed

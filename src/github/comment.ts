@@ -3,6 +3,7 @@
 import type { GitHubClient, LogSink } from './octokit.js';
 import { describeGitHubError, statusOf } from './octokit.js';
 import { TRACKING_MARKER } from './trigger.js';
+import { neutralizeHiddenMarkup } from '../report/hidden-markup.js';
 
 /** GitHub refuses comment bodies longer than this many characters. */
 export const COMMENT_LIMIT = 65_536;
@@ -22,8 +23,10 @@ export interface TrackingCommentOptions {
 
 /**
  * What a later run needs to continue this run's session (CONTRACT §5, following up), kept in a
- * hidden comment beside the tracking marker. Trusted only on comments by the bot identity that
- * posts patchloop's own comments: anyone can paste a marker.
+ * hidden comment at the very end of the tracking comment (after the tracking marker) and of the PR
+ * body. Trusted only as that trailer, on comments by the identity that posts patchloop's own
+ * comments, and once the earlier run it names is confirmed (github/follow-up.ts): anyone can
+ * paste a marker, and a command can name a file like one.
  */
 export interface SessionMarker {
   runId: string;
@@ -34,15 +37,29 @@ export interface SessionMarker {
 }
 
 const SESSION_MARKER = /<!-- patchloop:session ([A-Za-z0-9_-]{1,4000}) -->/;
+/** The trailer: the marker alone on the body's last line. */
+const SESSION_TRAILER = new RegExp(`\n${SESSION_MARKER.source}$`);
+const MARKER_KEYS: ReadonlySet<string> = new Set([
+  'runId',
+  'sessionId',
+  'branch',
+  'artifactId',
+  'artifactName',
+]);
 
 /** The hidden session marker: base64url JSON, so no branch name can end the HTML comment early. */
 export function sessionMarkerText(m: SessionMarker): string {
   return `<!-- patchloop:session ${Buffer.from(JSON.stringify(m), 'utf8').toString('base64url')} -->`;
 }
 
-/** The session marker of a comment body, when it holds a well-formed one. */
+/**
+ * The session marker a body ends with, when it ends with a well-formed one. Whatever comes before
+ * the last line is ignored: the summary above it echoes file names, the final message and the
+ * tool log, which may hold text shaped like a marker (they are neutralised too, see
+ * report/hidden-markup.ts, but the reader does not count on it).
+ */
 export function readSessionMarker(body: string | null | undefined): SessionMarker | undefined {
-  const match = body ? SESSION_MARKER.exec(body) : null;
+  const match = body ? SESSION_TRAILER.exec(`\n${body.replace(/\r\n?/g, '\n').trimEnd()}`) : null;
   if (!match) return undefined;
   let value: unknown;
   try {
@@ -50,15 +67,19 @@ export function readSessionMarker(body: string | null | undefined): SessionMarke
   } catch {
     return undefined;
   }
-  if (!value || typeof value !== 'object') return undefined;
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const v = value as Record<string, unknown>;
+  if (Object.keys(v).some((k) => !MARKER_KEYS.has(k))) return undefined;
   const str = (x: unknown): x is string => typeof x === 'string' && x.length > 0 && x.length <= 255;
-  if (!str(v.runId) || !/^\d+$/.test(v.runId) || !str(v.sessionId)) return undefined;
+  const absentOr = (x: unknown, ok: (x: unknown) => boolean) => x === undefined || ok(x);
+  if (!str(v.runId) || !/^\d{1,20}$/.test(v.runId) || !str(v.sessionId)) return undefined;
+  const artifactId = (x: unknown) => typeof x === 'number' && Number.isSafeInteger(x) && x > 0;
+  if (!absentOr(v.branch, str) || !absentOr(v.artifactName, str) || !absentOr(v.artifactId, artifactId))
+    return undefined;
   const m: SessionMarker = { runId: v.runId, sessionId: v.sessionId };
-  if (str(v.branch)) m.branch = v.branch;
-  if (typeof v.artifactId === 'number' && Number.isSafeInteger(v.artifactId) && v.artifactId > 0)
-    m.artifactId = v.artifactId;
-  if (str(v.artifactName)) m.artifactName = v.artifactName;
+  if (v.branch !== undefined) m.branch = v.branch as string;
+  if (v.artifactId !== undefined) m.artifactId = v.artifactId as number;
+  if (v.artifactName !== undefined) m.artifactName = v.artifactName as string;
   return m;
 }
 
@@ -67,9 +88,12 @@ export function withoutMarkers(body: string): string {
   return body.replace(new RegExp(SESSION_MARKER.source, 'g'), '').replaceAll(TRACKING_MARKER, '').trim();
 }
 
-/** Adds the marker that keeps the run's own comment from triggering a run, and keeps the length legal. */
+/**
+ * Adds the marker that keeps the run's own comment from triggering a run and, last, the session
+ * marker; keeps the length legal. Everything above the markers is redacted and holds no `<!`.
+ */
 export function commentBody(text: string, redact?: (text: string) => string, marker?: SessionMarker): string {
-  const clean = redact ? redact(text) : text;
+  const clean = neutralizeHiddenMarkup(redact ? redact(text) : text);
   const tail = `${TRACKING_MARKER}${marker ? `\n${sessionMarkerText(marker)}` : ''}`;
   const marked = `${clean}\n\n${tail}`;
   if (marked.length <= COMMENT_LIMIT) return marked;

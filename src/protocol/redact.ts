@@ -8,14 +8,24 @@ import type { Redactor } from './transcript.js';
 export const REDACTED = '[REDACTED]';
 
 export interface RedactorOptions {
-  /** Values shorter than this are ignored: redacting "true" or "1234" would shred ordinary text. */
+  /**
+   * Values shorter than this are ignored (default MIN_SECRET_LENGTH, the same bound under which
+   * the action does not register a value with the runner's log masking either).
+   */
   minLength?: number;
   /** Also remove common token shapes (GitHub, OpenAI, Anthropic, AWS, JWT, ...). Default true. */
   tokenShapes?: boolean;
   replacement?: string;
 }
 
-const DEFAULT_MIN_LENGTH = 6;
+/**
+ * The shortest value treated as a secret, everywhere: registered with the runner (which masks it
+ * in the log) and redacted from the comment, the step summary, the transcript, the HTML page and
+ * the outputs alike. Under it a value would shred ordinary text ("abc"), and is neither. A value
+ * masked in the log but left in the comment would be a secret published in one place only.
+ */
+export const MIN_SECRET_LENGTH = 4;
+const DEFAULT_MIN_LENGTH = MIN_SECRET_LENGTH;
 
 // Shapes of credentials worth removing wherever they appear. Each is anchored on a prefix that
 // ordinary prose rarely contains, so the combined pattern stays cheap on long texts.
@@ -35,13 +45,44 @@ const TOKEN_SHAPES: readonly string[] = [
   String.raw`npm_[A-Za-z0-9]{36}`,
   // JSON Web Tokens: header.payload.signature, both JSON parts start with {"
   String.raw`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`,
-  // PEM private keys
-  String.raw`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----`,
   // The credential of an HTTP Authorization header (git's http.extraheader holds one). The header
   // name is captured and put back; the only capture group of the combined pattern. A lookbehind
   // would do the same but made the whole pass ten times slower.
   String.raw`([Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]:[ \t]*(?:[Bb]asic|[Bb]earer|[Tt]oken)[ \t]+)[A-Za-z0-9+/=._~-]{8,}`,
 ];
+
+// A PEM private key's first and last lines (the body between them is removed with them).
+const PEM_LINE = /-----(BEGIN|END) [A-Z ]*PRIVATE KEY-----/g;
+
+/**
+ * Removes PEM private keys from one text: each block from its BEGIN line to its END line; a block
+ * that begins here but does not end (its end is in another text: the next field of a JSON
+ * object, the next line of a log) to the end of the text; an END line with no BEGIN before it,
+ * from the start of the text (or the end of the last block). Done per text (per string value),
+ * never across the texts of a serialised object, so it cannot cut a JSON line in two.
+ */
+function redactPem(text: string, replacement: string): string {
+  if (!text.includes('PRIVATE KEY-----')) return text;
+  let out = '';
+  let at = 0;
+  let open = false;
+  for (const m of text.matchAll(PEM_LINE)) {
+    if (m[1] === 'BEGIN') {
+      if (open) continue;
+      out += text.slice(at, m.index);
+      open = true;
+    } else {
+      out += replacement;
+      open = false;
+    }
+    at = m.index + m[0].length;
+  }
+  if (open) {
+    out += replacement;
+    at = text.length;
+  }
+  return out + text.slice(at);
+}
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
@@ -112,11 +153,52 @@ export function createRedactor(secrets: readonly string[], opts: RedactorOptions
   }
   // Longest first, so a value is removed whole rather than a shorter form inside it.
   const parts = [...literals].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  if (opts.tokenShapes !== false) parts.push(...TOKEN_SHAPES);
+  const shapes = opts.tokenShapes !== false;
+  if (shapes) parts.push(...TOKEN_SHAPES);
   if (parts.length === 0) return (text) => text;
   const pattern = new RegExp(parts.join('|'), 'g');
   const replace = (_match: string, header: string | undefined) => (header ?? '') + replacement;
-  return (text) => (typeof text === 'string' && text.length > 0 ? text.replace(pattern, replace) : text);
+  return (text) => {
+    if (typeof text !== 'string' || text.length === 0) return text;
+    return (shapes ? redactPem(text, replacement) : text).replace(pattern, replace);
+  };
+}
+
+/**
+ * `value` with `redact` applied to every string in it (object keys too), before it is serialised:
+ * redacting the serialised text instead could join a match across two fields and cut the line.
+ * Returns `value` itself when nothing in it changed (so a caller can tell without comparing).
+ */
+export function redactValue<T>(value: T, redact: Redactor): T {
+  return walk(value, redact) as T;
+}
+
+function walk(value: unknown, redact: Redactor): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = walk(value[i], redact);
+      if (v !== value[i]) (out ??= value.slice())[i] = v;
+    }
+    return out ?? value;
+  }
+  // toJSON (a Date, a Buffer) decides what is written: walk what it gives
+  const json = (value as { toJSON?: unknown }).toJSON;
+  if (typeof json === 'function') return walk((json as () => unknown).call(value), redact);
+  let out: Record<string, unknown> | undefined;
+  const entries = Object.entries(value);
+  for (let i = 0; i < entries.length; i++) {
+    const [k, v] = entries[i]!;
+    const key = redact(k);
+    const next = walk(v, redact);
+    if (key !== k || next !== v) {
+      out ??= Object.fromEntries(entries.slice(0, i));
+      out[key] = next;
+    } else if (out) out[k] = v;
+  }
+  return out ?? value;
 }
 
 // Names that hold credentials: the action's own inputs (INPUT_GITHUB-TOKEN, INPUT_API-KEY keep

@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { redactValue } from './redact.js';
 import type { Message, Usage } from './types.js';
 
 // The transcript: JSON Lines, one line per message or event, appended as the run goes so a
@@ -76,7 +77,7 @@ export interface RecordedLine {
 }
 
 export interface TranscriptWriterOptions {
-  /** Applied to each serialised line before it is written (removes secrets). */
+  /** Applied to every string of each line (its values and keys) before it is serialised (removes secrets). */
   redact?: Redactor;
   /** Called when a write fails (disk full ...); the run goes on, the failure is reported once. */
   onError?: (err: Error) => void;
@@ -114,9 +115,12 @@ export class TranscriptWriter {
     this.append(this.encode(line));
   }
 
+  // The strings are redacted, never the serialised line: a pattern that matched from one field
+  // into the next (a private key's first line here, an end line in a later field) would cut the
+  // line, and the message would vanish from every reader.
   private encode(line: TranscriptLine): string {
-    const text = JSON.stringify(line);
-    return `${this.options.redact ? this.options.redact(text) : text}\n`;
+    const redact = this.options.redact;
+    return `${JSON.stringify(redact ? redactValue(line, redact) : line)}\n`;
   }
 
   private append(text: string): void {
@@ -143,11 +147,11 @@ export class TranscriptWriter {
   }
 
   /**
-   * Many messages (an earlier session's), a line each, in few writes, each line redacted as by
-   * write(). `recorded[i]`, when given, is the line that holds messages[i] in the transcript it was
-   * read from (ParsedTranscript's `messageRows`): it is written as it stands (its very bytes when
-   * the redactor leaves it unchanged) rather than encoded again, unless it holds an escape this
-   * writer never writes, which could hide a secret's text from the redactor.
+   * Many messages (an earlier session's), a line each, in few writes, each redacted as by write().
+   * `recorded[i]`, when given, is the line that holds messages[i] in the transcript it was read
+   * from (ParsedTranscript's `messageRows`): it is written as it stands (its very bytes) when the
+   * redactor changes nothing in the message, and encoded again from the redacted message when it
+   * does, or when it holds an escape this writer never writes.
    */
   messages(messages: readonly Message[], recorded: readonly (RecordedLine | undefined)[] = []): void {
     if (this.fd === undefined || this.failed || messages.length === 0) return;
@@ -162,12 +166,12 @@ export class TranscriptWriter {
       read = false;
     };
     messages.forEach((message, i) => {
-      const row = recorded[i];
-      const line =
-        row && !FOREIGN_ESCAPE.test(row.text) ? row.text : JSON.stringify({ type: 'message', message });
-      const redacted = redact ? redact(line) : line;
-      if (!row?.bytes || redacted !== row.text) {
-        text += `${redacted}\n`;
+      const clean = redact ? redactValue(message, redact) : message;
+      // the recorded line stands when redaction changes nothing in its message
+      const row =
+        clean === message && !FOREIGN_ESCAPE.test(recorded[i]?.text ?? '') ? recorded[i] : undefined;
+      if (!row?.bytes) {
+        text += `${row ? row.text : JSON.stringify({ type: 'message', message: clean })}\n`;
         return;
       }
       flush();

@@ -1,3 +1,4 @@
+import { redactValue } from '../protocol/redact.js';
 import type { Message, ToolResultMessage, Usage } from '../protocol/types.js';
 import {
   cut,
@@ -12,6 +13,7 @@ import {
   sizeOf,
   type SizeUnit,
 } from './format.js';
+import { neutralizeHiddenMarkup } from './hidden-markup.js';
 import { neutralizeMentions } from './mentions.js';
 import { contentText } from './normalize.js';
 
@@ -108,8 +110,14 @@ const OUTPUT_CHARS = 120;
 const ERROR_CHARS = 200;
 const ARGS_CHARS = 80;
 
-/** One log entry per tool call, in call order, paired with its result by id. */
-export function toolLogFromMessages(messages: readonly Message[]): ToolLogEntry[] {
+/**
+ * One log entry per tool call, in call order, paired with its result by id. `redact` is applied
+ * to the arguments before they are shortened: a secret cut in two would no longer be recognised.
+ */
+export function toolLogFromMessages(
+  messages: readonly Message[],
+  redact?: (text: string) => string,
+): ToolLogEntry[] {
   const results = new Map<string, ToolResultMessage>();
   for (const m of messages)
     if (m.role === 'toolResult' && !results.has(m.toolCallId)) results.set(m.toolCallId, m);
@@ -121,7 +129,7 @@ export function toolLogFromMessages(messages: readonly Message[]): ToolLogEntry[
       const r = results.get(block.id);
       log.push({
         name: block.name,
-        args: shortArgs(block.input, ARGS_CHARS),
+        args: shortArgs(redact ? redactValue(block.input, redact) : block.input, ARGS_CHARS),
         ok: r ? !r.isError : false,
         output: r ? contentText(r.content) : '(no result recorded)',
       });
@@ -175,9 +183,17 @@ function logLine(e: ToolLogEntry): string {
   return `${e.ok ? '✓' : '✗'} ${e.name} ${args} → ${output}`;
 }
 
-/** Every piece of model or tool text, redacted and with its mentions broken, before anything is measured. */
+/**
+ * What every piece of echoed text (model, tool, request, error, file name) goes through before it
+ * is measured, and the whole summary once more at the end: redacted, its mentions broken, and no
+ * `<!--` left that could pass for one of patchloop's hidden markers.
+ */
+function cleanText(redact: (s: string) => string): (s: string) => string {
+  return (s) => neutralizeHiddenMarkup(neutralizeMentions(redact(s)));
+}
+
 function cleaned(input: RunSummaryInput, redact: (s: string) => string): RunSummaryInput {
-  return mapText(input, (s) => neutralizeMentions(redact(s)));
+  return mapText(input, cleanText(redact));
 }
 
 function mapText(input: RunSummaryInput, c: (s: string) => string): RunSummaryInput {
@@ -500,7 +516,7 @@ export function renderSummaryMarkdown(input: RunSummaryInput, options: SummaryMa
     }
   }
 
-  let out = neutralizeMentions(redact(join([head, files, final, diff, log, footer])));
+  let out = cleanText(redact)(join([head, files, final, diff, log, footer]));
   if (size(out) > limit || out.length > maxChars) {
     const bound = Math.min(limit, unit === 'chars' ? maxChars : limit) - 4;
     out = `${headWithin(out, bound, unit)}…\n`;

@@ -14,6 +14,9 @@ import { issueComment, type IssueLike } from '../github/payloads.js';
 import { buildAction, runAction, type BuiltAction } from './harness.js';
 
 const TOKEN = 'ghs_faketoken';
+/** A GitHub App's installation token: its comments are posted as the app's own bot. */
+const APP_TOKEN = 'ghs_appinstallationtoken';
+const APP_BOT = { login: 'patchloop-app[bot]', id: 900001, type: 'Bot' as const };
 const API_KEY = 'sk-ant-api03-follow-up-e2e-key-0123456789abcdef';
 const TITLE = 'div by zero returns Infinity';
 
@@ -74,7 +77,7 @@ const models: FakeProviderServer[] = [];
 const cleanups: (() => void)[] = [];
 
 beforeEach(async () => {
-  gh = await startFakeGitHub();
+  gh = await startFakeGitHub({ tokens: { [TOKEN]: ACTIONS_BOT, [APP_TOKEN]: APP_BOT } });
   gh.setPermission('alice', 'write');
   service = await startFakeArtifactService();
   service.mountOn(gh);
@@ -95,9 +98,12 @@ async function job(o: {
   turns: AnthropicTurn[];
   /** each run gets a fresh checkout of main, as actions/checkout gives it */
   workspace: string;
+  token?: string;
+  inputs?: Record<string, string>;
 }) {
   const model = await startAnthropicServer((_req, i) => o.turns[i]!);
   models.push(model);
+  gh.addRun({ id: o.runId });
   const identity = service.job({ runId: o.runId, job: 'patchloop' });
   const r = await runAction({
     script: action.path,
@@ -109,7 +115,7 @@ async function job(o: {
       issue: o.issue,
       comment: { ...o.comment, author: { login: 'alice', id: 4242 } },
     }),
-    inputs: { 'github-token': TOKEN, 'api-key': API_KEY, 'base-url': model.url },
+    inputs: { 'github-token': o.token ?? TOKEN, 'api-key': API_KEY, 'base-url': model.url, ...o.inputs },
     env: { ACTIONS_RUNTIME_TOKEN: identity.token, ACTIONS_RESULTS_URL: service.url, GITHUB_JOB: 'patchloop' },
   });
   cleanups.push(r.cleanup);
@@ -274,6 +280,44 @@ describe('a new trigger where patchloop ran before', () => {
     expect(one.transcript!.session!.continues).toBeUndefined();
     expect(firstRequest(one.model)).toHaveLength(1);
     expect(git(repo.origin, 'branch', '--list', 'patchloop/planted').trim()).toBe('');
+  });
+
+  it('a dry run (no comment of its own) follows up the markers of the identity its token reports', async () => {
+    const one = await firstRun();
+    const again = gh.addComment(one.issue.number, { body: '/patchloop also handle NaN', author: 'alice' });
+    const two = await job({
+      runId: 7002,
+      issue: { number: one.issue.number, title: TITLE, body: one.issue.body },
+      comment: { id: again.id, body: again.body },
+      turns: SECOND,
+      workspace: repo.clone('second'),
+      inputs: { 'dry-run': 'true' },
+    });
+    expect(two.r.code, two.r.stderr.slice(-3000)).toBe(0);
+    // asked, not assumed: the token is the workflow's own, whose bot wrote run 1's comment
+    expect(gh.requestsTo('POST', /\/graphql$/)).toHaveLength(1);
+    expect(two.transcript!.session!.continues).toEqual({
+      runId: '7001',
+      sessionId: one.transcript!.session!.id,
+    });
+  });
+
+  it('a dry run with an App’s token does not follow up the markers of github-actions[bot]', async () => {
+    const one = await firstRun();
+    const again = gh.addComment(one.issue.number, { body: '/patchloop also handle NaN', author: 'alice' });
+    const two = await job({
+      runId: 7002,
+      issue: { number: one.issue.number, title: TITLE, body: one.issue.body },
+      comment: { id: again.id, body: again.body },
+      turns: SECOND,
+      workspace: repo.clone('second'),
+      token: APP_TOKEN,
+      inputs: { 'dry-run': 'true' },
+    });
+    expect(two.r.code, two.r.stderr.slice(-3000)).toBe(0);
+    expect(two.transcript!.session!.continues).toBeUndefined();
+    expect(firstRequest(two.model)).toHaveLength(1);
+    expect(gh.requestsTo('POST', /\/graphql$/)).toHaveLength(1);
   });
 
   it('on the PR patchloop opened: continues the session that opened it, commits onto its head', async () => {

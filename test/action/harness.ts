@@ -93,6 +93,8 @@ export async function runAction(o: ActionRunOptions): Promise<ActionRunResult> {
     GITHUB_REPOSITORY: o.repository ?? 'octo/demo',
     GITHUB_REPOSITORY_OWNER: (o.repository ?? 'octo/demo').split('/')[0]!,
     GITHUB_RUN_ID: o.runId ?? '9001',
+    // the workflow file a run of this repository comes from (a follow-up checks the earlier run's)
+    GITHUB_WORKFLOW_REF: `${o.repository ?? 'octo/demo'}/.github/workflows/patchloop.yml@refs/heads/main`,
     GITHUB_RUN_ATTEMPT: '1',
     GITHUB_JOB: 'patchloop',
     GITHUB_ACTOR: 'alice',

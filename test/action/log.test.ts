@@ -83,6 +83,56 @@ describe('the Actions log', () => {
     expect(text).toContain(':\u200B:add-mask:\u200B:');
   });
 
+  it('redacts a secret that the shortening of a line would cut in two (issue 23)', () => {
+    const lines: string[] = [];
+    const log = createActionsLog({ redact: createRedactor([SECRET]), sink: { write: (l) => lines.push(l) } });
+    // each text is cut (the model's words at 300 characters, a tool's output at 120, an error at
+    // 300) right inside the secret
+    const at = (n: number) => `${'x'.repeat(n)}${SECRET} tail`;
+    log.onEvent({ type: 'turn_start', turn: 1, model: 'a' });
+    log.onEvent({
+      type: 'turn_end',
+      turn: 1,
+      usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      message: {
+        role: 'assistant',
+        content: [{ type: 'text', text: at(290) }],
+        provider: 'p',
+        model: 'a',
+        usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        stopReason: 'error',
+        errorMessage: at(290),
+        timestamp: 1,
+      },
+    } as never);
+    log.onEvent({
+      type: 'tool_end',
+      turn: 1,
+      durationMs: 5,
+      call: { type: 'toolCall', id: 't1', name: 'bash', input: { command: at(70) } },
+      result: {
+        role: 'toolResult',
+        toolCallId: 't1',
+        toolName: 'bash',
+        content: [{ type: 'text', text: at(110) }],
+        isError: false,
+        timestamp: 2,
+      },
+    } as never);
+    log.onEvent({ type: 'error', turn: 1, message: at(290) } as never);
+    log.outcome({
+      conclusion: 'failure',
+      turns: 1,
+      usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      error: at(290),
+    });
+    const text = lines.join('\n');
+    // not even the secret's first 12 characters
+    expect(text).not.toContain(SECRET.slice(0, 12));
+    // where it stood, what is left is the start of the replacement
+    expect(text.match(/x\[REDAC/g)?.length).toBeGreaterThanOrEqual(4);
+  });
+
   it('logs retries, fallbacks, budgets and errors in the turn’s group', () => {
     const lines: string[] = [];
     const log = createActionsLog({ sink: { write: (l) => lines.push(l) } });

@@ -96,6 +96,19 @@ export interface FakeJob {
   steps: { name: string; number: number; status: string; conclusion: string | null }[];
 }
 
+/** A workflow run of this repository, as `GET /actions/runs/{run_id}` reports it. */
+export interface FakeRun {
+  id: number;
+  /** the workflow file, `.github/workflows/x.yml` */
+  path: string;
+  event: string;
+  headBranch: string;
+  headSha: string;
+  startedAt: string;
+  /** undefined: the time of each request (a run that is still going) */
+  updatedAt?: string;
+}
+
 export interface LoggedRequest {
   method: string;
   path: string;
@@ -197,6 +210,8 @@ export class FakeGitHub {
   readonly files = new Map<string, Map<string, string>>();
   /** Pushes to a PR's head after it was opened, for its timeline. */
   readonly headChanges = new Map<number, FakeHeadChange[]>();
+  /** Workflow runs `GET /actions/runs/{run_id}` answers for (addRun). */
+  readonly workflowRuns = new Map<number, FakeRun>();
   /** Image attachments, their signed URLs and `body_html` (github-images.ts). */
   readonly images = new FakeImages(() => this.url, 'https://github.com');
   private readonly extraRoutes: Route[] = [];
@@ -450,6 +465,20 @@ export class FakeGitHub {
     });
     this.jobs.set(runId, [...(this.jobs.get(runId) ?? []), ...made]);
     return made;
+  }
+
+  /** Registers a run of this repository's workflow `path` (default `.github/workflows/patchloop.yml`). */
+  addRun(o: { id: number } & Partial<Omit<FakeRun, 'id'>>): FakeRun {
+    const run: FakeRun = {
+      path: '.github/workflows/patchloop.yml',
+      event: 'issue_comment',
+      headBranch: this.defaultBranch,
+      headSha: '0'.repeat(40),
+      startedAt: this.stamp(),
+      ...o,
+    };
+    this.workflowRuns.set(run.id, run);
+    return run;
   }
 
   /** A file the contents API serves at `ref` (a branch name or a commit sha). */
@@ -760,7 +789,75 @@ export class FakeGitHub {
           ),
       ],
       ['GET', r('/actions/jobs/(\\d+)/logs'), (q) => this.jobLogRedirect(q)],
+      ['GET', r('/actions/runs/(\\d+)'), (q) => this.workflowRun(q)],
+      ['POST', /^\/graphql$/, (q) => this.graphql(q)],
     ];
+  }
+
+  /** `GET /repos/{owner}/{repo}/actions/runs/{run_id}`: 404 for a run this repository does not have. */
+  private workflowRun(q: ParsedRequest): Reply {
+    const run = this.workflowRuns.get(Number(q.params[0]));
+    if (!run) return notFound();
+    const api = `${this.url}/repos/${this.fullName}`;
+    const runApi = `${api}/actions/runs/${run.id}`;
+    const repo = this.repoWire();
+    return {
+      status: 200,
+      body: {
+        id: run.id,
+        name: 'patchloop',
+        node_id: `WFR_${run.id}`,
+        head_branch: run.headBranch,
+        head_sha: run.headSha,
+        path: run.path,
+        display_title: 'patchloop',
+        run_number: run.id % 1000,
+        run_attempt: 1,
+        event: run.event,
+        status: run.updatedAt ? 'completed' : 'in_progress',
+        conclusion: run.updatedAt ? 'success' : null,
+        workflow_id: 161335,
+        check_suite_id: 40_000 + run.id,
+        check_suite_node_id: `CS_${run.id}`,
+        url: runApi,
+        html_url: `${this.htmlBase}/actions/runs/${run.id}`,
+        pull_requests: [],
+        created_at: run.startedAt,
+        updated_at: run.updatedAt ?? this.stamp(),
+        run_started_at: run.startedAt,
+        actor: this.userWire(ACTIONS_BOT),
+        triggering_actor: this.userWire(ACTIONS_BOT),
+        jobs_url: `${runApi}/jobs`,
+        logs_url: `${runApi}/logs`,
+        check_suite_url: `${api}/check-suites/${40_000 + run.id}`,
+        artifacts_url: `${runApi}/artifacts`,
+        cancel_url: `${runApi}/cancel`,
+        rerun_url: `${runApi}/rerun`,
+        previous_attempt_url: null,
+        workflow_url: `${api}/actions/workflows/161335`,
+        head_commit: {
+          id: run.headSha,
+          tree_id: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
+          message: 'initial',
+          timestamp: run.startedAt,
+          author: { name: 'Test Author', email: 'author@example.com' },
+          committer: { name: 'Test Author', email: 'author@example.com' },
+        },
+        repository: repo,
+        head_repository: repo,
+      },
+    };
+  }
+
+  /** GraphQL: the one query patchloop makes, `viewer { login }` (whom the token authenticates as). */
+  private graphql(q: ParsedRequest): Reply {
+    const query = (q.body as { query?: unknown } | undefined)?.query;
+    if (typeof query !== 'string' || !/^\s*query\s*\{\s*viewer\s*\{\s*login\s*\}\s*\}\s*$/.test(query))
+      return {
+        status: 200,
+        body: { errors: [{ message: 'the fake GitHub answers only `query { viewer { login } }`' }] },
+      };
+    return { status: 200, body: { data: { viewer: { login: q.user.login } } } };
   }
 
   // ---- the full shapes GitHub answers with (github-wire.ts) ---------------------------------

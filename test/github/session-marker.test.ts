@@ -41,13 +41,37 @@ describe('the session marker', () => {
     expect(readSessionMarker('<!-- patchloop:session bm90IGpzb24 -->')).toBeUndefined();
     expect(readSessionMarker(encoded({ runId: 'abc', sessionId: 's' }))).toBeUndefined();
     expect(readSessionMarker(encoded({ runId: '1' }))).toBeUndefined();
-    expect(readSessionMarker(encoded({ runId: '1', sessionId: 's', artifactId: -4, branch: 7 }))).toEqual({
-      runId: '1',
-      sessionId: 's',
-    });
+    // parsed strictly: a field of the wrong type or one patchloop never writes refuses the marker
+    expect(readSessionMarker(encoded({ runId: '1', sessionId: 's', artifactId: -4 }))).toBeUndefined();
+    expect(readSessionMarker(encoded({ runId: '1', sessionId: 's', branch: 7 }))).toBeUndefined();
+    expect(readSessionMarker(encoded({ runId: '1', sessionId: 's', extra: 'x' }))).toBeUndefined();
+    expect(readSessionMarker(encoded(['1', 's']))).toBeUndefined();
     expect(readSessionMarker(sessionMarkerText({ runId: '5', sessionId: '5-1' }))).toEqual({
       runId: '5',
       sessionId: '5-1',
     });
+  });
+
+  it('is read only from the trailer: a marker anywhere above the last line is ignored', () => {
+    const real = { runId: '7001', sessionId: '7001-1', branch: 'patchloop/issue-1' };
+    const planted = sessionMarkerText({ runId: '6001', sessionId: '6001-1', branch: 'patchloop/victim' });
+    // as the summary echoes a file named like a marker: before the real one, so first in the body
+    const body = commentBody(`**Changed files**\n\n- \`${planted}\` +0 −0`, undefined, real);
+    expect(readSessionMarker(body)).toEqual(real);
+    // and the text above the trailer holds no opening of an HTML comment at all
+    expect(body.slice(0, body.indexOf(TRACKING_MARKER))).not.toContain('<!--');
+    // a body whose last line is not the marker has none, even when it holds one
+    expect(readSessionMarker(`${planted}\n\nsome text after it`)).toBeUndefined();
+    expect(readSessionMarker(`text ${planted}`)).toBeUndefined();
+    expect(readSessionMarker(`${TRACKING_MARKER}\n${planted} trailing words`)).toBeUndefined();
+    // line endings GitHub may store, and trailing blank lines, are no reason to miss it
+    expect(readSessionMarker(`summary\r\n\r\n${sessionMarkerText(real)}\r\n\n`)).toEqual(real);
+  });
+
+  it('a comment without a session marker has none, whatever its text says', () => {
+    const planted = sessionMarkerText({ runId: '6001', sessionId: '6001-1', branch: 'patchloop/victim' });
+    const body = commentBody(`final message:\n${planted}`, undefined, undefined);
+    expect(body.endsWith(TRACKING_MARKER)).toBe(true);
+    expect(readSessionMarker(body)).toBeUndefined();
   });
 });

@@ -678,6 +678,23 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
     what: 'commands keep the session keyring patchloop was started with (the self-check still runs)',
     edits: [[/[\w$]+\.freshKeyring&&[\w$]+\.push\(/g, '!1&&[].push(']],
   },
+  'marker-trailer': {
+    what: 'the session marker is read wherever it first appears in a comment, not only as its trailer',
+    edits: [[/=new RegExp\(`\n\$\{([\w$]+)\.source\}\$`\)/g, '=$1']],
+  },
+  'marker-markup': {
+    what: 'echoed text (file names, final message, tool log, errors) may open an HTML comment',
+    edits: [[/return ([\w$]+)\.includes\("<!"\)\?\1\.replaceAll\("<!","<\\u200B!"\):\1/g, 'return $1']],
+  },
+  'marker-binding': {
+    what: "a marker's branch is followed without confirming its run as this workflow's and its transcript as that comment's",
+    edits: [
+      [
+        /(\{comment:[\w$]+,runUrl:`\$\{[\w$]+\.serverUrl\}\/\$\{[\w$]+\.owner\}\/\$\{[\w$]+\.repo\}\/actions\/runs\/\$\{([\w$]+)\.runId\}`)\}/g,
+        '$1,branch:$2.branch}',
+      ],
+    ],
+  },
   // PL_WEAKEN=hide-above,read-only-git,private-dirs,limits,network,keyring,ipc-uts,shared-dirs picks the sandbox's own test switches
   'sandbox-weaken': {
     what: 'the sandbox defences named in PL_WEAKEN are left out, and its self-check skipped',

@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { commentBody } from '../../src/github/comment.js';
+import { createActionsLog } from '../../src/action/log.js';
+import { renderSummaryMarkdown, STEP_SUMMARY_MAX_BYTES } from '../../src/report/summary.js';
+import { emptyUsage } from '../../src/protocol/types.js';
 import {
+  MIN_SECRET_LENGTH,
   REDACTED,
   base64Alignments,
   createRedactor,
@@ -12,7 +17,7 @@ import {
   secretForms,
   secretsFromEnv,
 } from '../../src/protocol/redact.js';
-import { TranscriptWriter } from '../../src/protocol/transcript.js';
+import { parseTranscript, TranscriptWriter } from '../../src/protocol/transcript.js';
 import { record } from './figures.js';
 
 const SECRET = 'pl-Secret/Value+42=ok';
@@ -60,8 +65,9 @@ describe('createRedactor: known values', () => {
   });
 
   it('ignores values shorter than the minimum and leaves ordinary text alone', () => {
-    const r = createRedactor(['true', '12345', '', '      ']);
-    const text = 'true 12345 nothing here is secret';
+    expect(MIN_SECRET_LENGTH).toBe(4);
+    const r = createRedactor(['abc', '', '      ', '  xy  ']);
+    const text = 'abc xy nothing here is secret';
     expect(r(text)).toBe(text);
   });
 
@@ -75,6 +81,62 @@ describe('createRedactor: known values', () => {
   it('prefers the longest form so no fragment of a value is left behind', () => {
     const r = createRedactor(['abcdefgh', 'abcdefghijklmnop']);
     expect(r('abcdefghijklmnop')).toBe(REDACTED);
+  });
+});
+
+describe('every secret the run knows, however short, everywhere (issue 23)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pl-redact-short-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // 4 characters: registered with the runner's log masking, and so redacted everywhere else too
+  const SHORT = 'Qz7w';
+
+  it('a 4-character secret is redacted in the comment, the step summary, the transcript and the log', () => {
+    const redact = createRedactor([SHORT]);
+    const said = `the password is ${SHORT}; ${SHORT}!`;
+    const summary = {
+      conclusion: 'success',
+      models: ['m'],
+      turns: 1,
+      usage: emptyUsage(),
+      changedFiles: [{ path: `conf/${SHORT}.txt`, added: 1, removed: 0 }],
+      finalMessage: said,
+      error: said,
+      toolLog: [{ name: 'bash', args: `echo ${SHORT}`, ok: true, output: said }],
+    };
+    const comment = commentBody(renderSummaryMarkdown(summary, { redact }), redact);
+    const step = renderSummaryMarkdown(summary, { redact, maxBytes: STEP_SUMMARY_MAX_BYTES });
+    const path = join(dir, 'short.jsonl');
+    const w = new TranscriptWriter(path, { redact });
+    w.message({ role: 'user', content: said, timestamp: 1 });
+    w.event('error', { message: said });
+    w.close();
+    const lines: string[] = [];
+    const log = createActionsLog({ redact, sink: { write: (l) => lines.push(l) }, now: () => 0 });
+    log.outcome({ conclusion: 'failure', turns: 1, usage: emptyUsage(), error: said });
+    for (const [where, text] of Object.entries({
+      comment,
+      'step summary': step,
+      transcript: readFileSync(path, 'utf8'),
+      log: lines.join('\n'),
+    })) {
+      expect(text, where).not.toContain(SHORT);
+      expect(text, where).toContain(REDACTED);
+    }
+    expect(parseTranscript(readFileSync(path, 'utf8')).invalid).toEqual([]);
+    // the environment's credentials of that length are known secrets too
+    expect(secretsFromEnv({ DEPLOY_PASSWORD: SHORT, DEPLOY_USER: 'someone' })).toEqual([SHORT]);
+  });
+
+  it('a private key split across two string values: each part redacted, neither string cut', () => {
+    const redact = createRedactor([]);
+    const first = 'header\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE';
+    const second = 'AAAAC3NzaC1lZDI1\n-----END OPENSSH PRIVATE KEY-----\nfooter';
+    expect(redact(first)).toBe(`header\n${REDACTED}`);
+    expect(redact(second)).toBe(`${REDACTED}\nfooter`);
+    // a whole key and the start of another in one string; an end after a whole key
+    const whole = '-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----';
+    expect(redact(`a ${whole} b -----BEGIN EC PRIVATE KEY-----\nBBBB`)).toBe(`a ${REDACTED} b ${REDACTED}`);
+    expect(redact(`a ${whole} CCCC\n-----END EC PRIVATE KEY----- d`)).toBe(`a ${REDACTED}${REDACTED} d`);
   });
 });
 

@@ -177,6 +177,49 @@ describe('transcript', () => {
     );
   });
 
+  it('a private key split across two fields: one valid line, both parts redacted, the message kept', () => {
+    const redact = createRedactor([]);
+    // a key's first line in one argument, its end in another (issue 23): redacting the serialised
+    // line matched from one string into the next and cut the line
+    const call: AssistantMessage = {
+      ...assistant,
+      content: [
+        {
+          type: 'toolCall',
+          id: 'toolu_split',
+          name: 'write_file',
+          input: {
+            path: 'id_rsa',
+            content: '-----BEGIN RSA PRIVATE KEY-----\nMIIEfirstHALFofTHEkey',
+            note: 'SECONDhalfOFtheKEY\n-----END RSA PRIVATE KEY-----',
+          },
+        },
+      ],
+    };
+    const plainPath = tempFile();
+    const plain = new TranscriptWriter(plainPath);
+    plain.message(call);
+    plain.close();
+    const earlier = parseTranscript(readFileSync(plainPath));
+    for (const write of [
+      (w: TranscriptWriter) => w.message(call),
+      // copied from an earlier session that knew nothing to redact: encoded anew, not copied
+      (w: TranscriptWriter) => w.messages(earlier.messages, earlier.messageRows),
+    ]) {
+      const path = tempFile();
+      const w = new TranscriptWriter(path, { redact });
+      write(w);
+      w.close();
+      const text = readFileSync(path, 'utf8');
+      const back = parseTranscript(text);
+      expect(back.invalid).toEqual([]);
+      expect(back.messages).toHaveLength(1);
+      const input = (back.messages[0] as AssistantMessage).content[0] as { input: Record<string, string> };
+      expect(input.input).toEqual({ path: 'id_rsa', content: '[REDACTED]', note: '[REDACTED]' });
+      expect(text).not.toMatch(/MIIEfirst|SECONDhalf|PRIVATE KEY/);
+    }
+  });
+
   it('takes a recorded line as it stands, but encodes anew one with an escape it never writes', () => {
     const path = tempFile();
     const redact = createRedactor(['hunter2-secret-value']);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createRedactor } from '../../src/protocol/redact.js';
 import type { Message } from '../../src/protocol/types.js';
 import {
   editsDiff,
@@ -260,6 +261,37 @@ describe('toolLogFromMessages', () => {
       { name: 'grep', args: '{"pattern":', ok: false, output: 'Invalid arguments' },
       { name: 'list_dir', args: '', ok: false, output: '(no result recorded)' },
     ]);
+  });
+});
+
+describe('the tool log’s arguments (issue 23)', () => {
+  it('are redacted before they are shortened: a secret at the cut leaves not even its start', () => {
+    const token = `ghp_${'Z9y8'.repeat(9)}`;
+    const messages: Message[] = [
+      {
+        role: 'assistant',
+        content: [
+          {
+            type: 'toolCall',
+            id: 'a',
+            name: 'bash',
+            input: { command: `${'x'.repeat(18)} -H "Bearer ${token}"` },
+          },
+        ],
+        provider: 'p',
+        model: 'm',
+        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        stopReason: 'toolUse',
+        timestamp: 1,
+      },
+    ];
+    const redact = createRedactor([]);
+    const [entry] = toolLogFromMessages(messages, redact);
+    expect(entry!.args).not.toContain(token.slice(0, 8));
+    const md = renderSummaryMarkdown(input({ toolLog: toolLogFromMessages(messages, redact) }), { redact });
+    expect(md).not.toContain(token.slice(0, 8));
+    // without the redactor the cut leaves the token's start, which no pattern recognises
+    expect(toolLogFromMessages(messages)[0]!.args).toContain(token.slice(0, 8));
   });
 });
 
