@@ -14,8 +14,8 @@ export const GRACE = {
   commit: 3_000,
   /** the summary comment written before the push (turns, tokens, cost, the branch) */
   earlySummary: 4_500,
-  /** the push: done before the runner's SIGTERM */
-  push: 7_000,
+  /** the push: given up 1.5 s before the runner's SIGTERM, which leaves the rest time to finish */
+  push: 6_000,
   /** the transcript upload: given up at SIGTERM at the latest */
   upload: RUNNER_SIGTERM_MS,
   /** the final summary edit and outputs, before SIGKILL */

@@ -2,7 +2,7 @@
 // carrying the session marker a follow-up finds), the step summary, the transcript's HTML page
 // and artifact, and the outputs.
 import * as core from './runner-commands.js';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import type { AgentResult } from '../agent/index.js';
 import { chooseArtifactUploader } from '../github/artifact.js';
 import { sessionMarkerText, TrackingComment, type SessionMarker } from '../github/comment.js';
@@ -26,6 +26,8 @@ import type { FinishInput, RunState } from './state.js';
 
 /** The transcript upload's deadline outside a cancel (a cancelled run's is its grace period). */
 const UPLOAD_TIMEOUT_MS = 90_000;
+/** The largest transcript whose HTML page is still made when the run was cancelled. */
+const HTML_IN_A_HURRY_BYTES = 2 * 1024 * 1024;
 /** The final comment edit's, outside a cancel. */
 const COMMENT_TIMEOUT_MS = 60_000;
 
@@ -171,7 +173,7 @@ async function finishOnce(s: RunState, o: FinishInput, ending: Ending | undefine
   }
   const uploadBound =
     ending?.deadline(UPLOAD_TIMEOUT_MS, GRACE.upload) ?? AbortSignal.timeout(UPLOAD_TIMEOUT_MS);
-  const location = await publishTranscript(s, uploadBound);
+  const location = await publishTranscript(s, uploadBound, Boolean(ending?.cancelled.aborted));
   const input = summaryInput(s, { ...o, transcriptLocation: location });
   const commentText = markdownSafely(input, { redact: s.redact });
   // The outputs and the step summary are local and cannot hang: before the comment's request.
@@ -302,19 +304,34 @@ function plainSummary(s: RunSummaryInput, redact: (text: string) => string): str
  * The HTML page beside the JSONL, both uploaded as an artifact when the runner allows it; a
  * cancelled run's too. The upload is given up at `signal` (its deadline, or the runner's SIGTERM).
  */
-async function publishTranscript(s: RunState, signal: AbortSignal): Promise<string | undefined> {
+async function publishTranscript(
+  s: RunState,
+  signal: AbortSignal,
+  hurried: boolean,
+): Promise<string | undefined> {
   if (!s.transcript || !existsSync(s.transcriptPath)) return undefined;
   const htmlPath = s.transcriptPath.replace(/\.jsonl$/, '.html');
   const files = [s.transcriptPath];
-  try {
-    const view = await loadRunView(s.transcriptPath);
-    writeFileSync(
-      htmlPath,
-      s.redact(renderHtml(view, { source: 'transcript.jsonl', generatedAt: new Date() })),
+  // Rendering a long session's page takes seconds a cancelled run does not have: then the JSONL
+  // goes alone (`patchloop export` makes the page from it).
+  const htmlFits = !hurried || statSync(s.transcriptPath).size <= HTML_IN_A_HURRY_BYTES;
+  if (!htmlFits) {
+    s.notice(
+      'The run was cancelled: the HTML page of its long transcript was not made (`patchloop export` makes it from the JSONL).',
     );
-    files.push(htmlPath);
-  } catch (err) {
-    core.warning(`patchloop: the HTML page of the transcript could not be made (${(err as Error).message}).`);
+  } else {
+    try {
+      const view = await loadRunView(s.transcriptPath);
+      writeFileSync(
+        htmlPath,
+        s.redact(renderHtml(view, { source: 'transcript.jsonl', generatedAt: new Date() })),
+      );
+      files.push(htmlPath);
+    } catch (err) {
+      core.warning(
+        `patchloop: the HTML page of the transcript could not be made (${(err as Error).message}).`,
+      );
+    }
   }
   const local = `${s.transcriptPath} on the runner`;
   if (!s.inputs.uploadArtifact) return local;
