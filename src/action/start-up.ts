@@ -276,6 +276,7 @@ export async function prepareWorkspace(
     identitySource: 'local',
     protectedPaths: inputs.protectedPaths,
     privateParent: runner.runnerTemp,
+    signal,
   }));
   prefetch.checkoutReady(work);
   // The branch (needs the PR's refs only for PR tasks, the earlier session only when following

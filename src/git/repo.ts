@@ -79,6 +79,11 @@ export interface RepoOptions {
   timeoutMs?: number;
   /** the git dir as git reported it before the first command (saves isolate() a process) */
   gitDir?: string;
+  /**
+   * Stops the network calls that are given no signal of their own (the start-up's fetches and
+   * ls-remotes): a cancelled run leaves no fetch running behind it. The push has its own.
+   */
+  signal?: AbortSignal;
 }
 
 export interface DeliveryBounds {
@@ -152,7 +157,7 @@ export class GitRepo {
     return this.git(args, {
       env: credentialEnv(this.options.credential),
       timeoutMs: bounds.timeoutMs ?? NETWORK_TIMEOUT_MS,
-      ...(bounds.signal ? { signal: bounds.signal } : {}),
+      ...((bounds.signal ?? this.options.signal) ? { signal: bounds.signal ?? this.options.signal } : {}),
     });
   }
 
@@ -324,8 +329,8 @@ export class GitRepo {
     return r.code === 0 && !name.startsWith('-');
   }
 
-  async remoteBranches(): Promise<Set<string>> {
-    const out = await this.remote(['ls-remote', '--heads', 'origin']);
+  async remoteBranches(bounds: DeliveryBounds = {}): Promise<Set<string>> {
+    const out = await this.remote(['ls-remote', '--heads', 'origin'], bounds);
     return new Set(
       out
         .split('\n')
@@ -336,8 +341,8 @@ export class GitRepo {
   }
 
   /** `name`, made unique against local branches and origin's. */
-  async freeBranchName(name: string): Promise<string> {
-    const [local, remote] = await Promise.all([this.localBranches(), this.remoteBranches()]);
+  async freeBranchName(name: string, bounds: DeliveryBounds = {}): Promise<string> {
+    const [local, remote] = await Promise.all([this.localBranches(), this.remoteBranches(bounds)]);
     const taken = new Set([...local, ...remote]);
     return uniqueName(name, (c) => taken.has(c));
   }
@@ -612,7 +617,7 @@ export class GitRepo {
       await this.git(['rebase', '--abort']).catch(() => undefined);
     }
     if (signal?.aborted) return cancelled;
-    const other = await this.freeBranchName(branch);
+    const other = await this.freeBranchName(branch, bounds);
     const moved = await this.tryPush(other, bounds);
     if (moved.ok)
       return { ok: true, branch: other, sha: await this.headSha(), rebased: false, movedFrom: branch };
