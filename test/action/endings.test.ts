@@ -263,10 +263,10 @@ describe('start-up honours a cancel', () => {
         await new Promise((res) => setTimeout(res, 20));
     });
     const { r, summary } = await act({ cancelWhen: taken });
+    expect(readFileSync(join(repo.work, '.git', 'config'), 'utf8')).toContain(CHECKOUT_HEADER);
     expect(r.neededSigterm, r.stdout.slice(-3000)).toBe(false);
     expect(r.outputs.conclusion).toBe('cancelled');
     expect(r.code).toBe(1);
-    expect(readFileSync(join(repo.work, '.git', 'config'), 'utf8')).toContain(CHECKOUT_HEADER);
     // Nothing was posted for a run that never began.
     expect(summary).toBe('');
   });
