@@ -239,7 +239,14 @@ function conclude(s: RunState, o: FinishInput): number {
 async function lastResort(s: RunState, o: FinishInput, err: unknown): Promise<number> {
   const why = err instanceof Error ? err.message : String(err);
   core.warning(`patchloop: publishing the summary failed (${s.redact(why)}).`);
-  const input = summaryInput(s, o);
+  let input: RunSummaryInput;
+  try {
+    input = summaryInput(s, o);
+  } catch {
+    // Not even the figures could be gathered: the outputs say how the run ended.
+    setRunOutputs({ conclusion: o.conclusion }, s.redact);
+    return conclude(s, o);
+  }
   const text = plainSummary(input, s.redact);
   setRunOutputs(
     {
