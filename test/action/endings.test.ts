@@ -226,6 +226,33 @@ describe('a cancelled run keeps its work', () => {
   });
 });
 
+describe('a run that ends early without a cancel keeps its work', () => {
+  it('budget exceeded after an edit: the edit is pushed and the transcript uploaded', async () => {
+    await startModel(EDIT_THEN_HANG);
+    const { r, summary } = await act({ inputs: { 'max-turns': '1' } });
+    expect(r.outputs.conclusion, r.stdout.slice(-3000)).toBe('budget-exceeded');
+    expect(r.code).toBe(1);
+    expect(onOrigin(BRANCH, 'src/math.js')).toContain('(b === 0 ? 0 : a / b)');
+    expect(service.artifacts.filter((a) => a.finalized)).toHaveLength(1);
+    expect(summary).toContain('| Turns | 1 |');
+    expect(summary).toContain(BRANCH);
+  });
+
+  it('the model failing after an edit: failure, and the edit is pushed', async () => {
+    await startModel([
+      EDIT_THEN_HANG[0]!,
+      { http: { status: 400, type: 'invalid_request_error', message: 'the request is malformed' } },
+    ]);
+    const { r, summary } = await act({});
+    expect(r.outputs.conclusion, r.stdout.slice(-3000)).toBe('failure');
+    expect(onOrigin(BRANCH, 'src/math.js')).toContain('(b === 0 ? 0 : a / b)');
+    expect(service.artifacts.filter((a) => a.finalized)).toHaveLength(1);
+    expect(summary).toMatch(/the request is malformed/);
+    expect(summary).toContain('| Turns | 2 |');
+    expect(summary).toContain(BRANCH);
+  });
+});
+
 describe('an error after the agent ran', () => {
   it('a summary renderer that throws: the comment still ends in a summary with the usage and the branch', async () => {
     await startModel(FIX_SESSION);
