@@ -4,7 +4,8 @@ import type { AgentResult } from '../agent/index.js';
 import { commitMessage } from '../github/commit-message.js';
 import { deliverWork } from '../github/delivery.js';
 import type { Provider } from '../providers/types.js';
-import { prBody } from './publish.js';
+import { GRACE, type Ending } from './ending.js';
+import { earlySummary, prBody } from './publish.js';
 import type { PreparedWork } from './start-up.js';
 import type { Conclusion, FinishInput, RunState } from './state.js';
 
@@ -13,7 +14,7 @@ export async function deliverPhase(
   work: PreparedWork,
   result: AgentResult,
   provider: Provider,
-  signal: AbortSignal,
+  ending: Ending,
 ): Promise<FinishInput> {
   const { inputs, task, runner } = s;
   const { checkout, plan } = work;
@@ -23,6 +24,7 @@ export async function deliverPhase(
     () => undefined,
     (err: Error) => err.message,
   );
+  const signal = ending.cancelled;
   if (unready !== undefined) {
     const cancelled = result.conclusion === 'cancelled' || signal.aborted;
     return { conclusion: cancelled ? 'cancelled' : 'failure', result, plan, error: unready, provider };
@@ -30,9 +32,12 @@ export async function deliverPhase(
   if (await checkout.restoreConfig().catch(() => false)) {
     s.notice('The git configuration was changed during the run; it was put back before committing.');
   }
-  if (result.conclusion === 'cancelled' || signal.aborted) {
-    return { conclusion: 'cancelled', result, plan, error: result.error };
-  }
+  // A cancelled run keeps its work too: committed and pushed inside the runner's grace period,
+  // its summary (turns, tokens, cost, the branch) written before the push. No PR is opened then.
+  const cancelled = () => result.conclusion === 'cancelled' || signal.aborted;
+  const wasCancelled = cancelled();
+  // Delivery gets what is left of the budget, and at least a minute to commit and push.
+  const budgetMs = Math.max(60_000, s.started + inputs.timeoutMinutes * 60_000 - Date.now());
   const delivery = await deliverWork({
     checkout,
     plan,
@@ -46,9 +51,15 @@ export async function deliverPhase(
     draft: inputs.draftPr,
     prTitle: commitMessage({ task, runUrl: s.runUrl }).split('\n')[0]!,
     prBody: (d) => prBody(s, result, plan, d, provider),
-    signal,
-    // Delivery gets what is left of the budget, and at least a minute to commit and push.
-    timeoutMs: Math.max(60_000, s.started + inputs.timeoutMinutes * 60_000 - Date.now()),
+    commitSignal: ending.deadline(budgetMs, GRACE.commit),
+    pushSignal: ending.deadline(budgetMs, GRACE.push),
+    openPr: !wasCancelled,
+    prMayExist: s.earlier !== undefined,
+    onCommitted: async (d) => {
+      if (!cancelled() || inputs.dryRun) return;
+      const early = { conclusion: 'cancelled' as const, result, plan, delivery: d, provider };
+      await earlySummary(s, early, ending.deadline(undefined, GRACE.earlySummary));
+    },
   });
   for (const n of delivery.notices) s.notice(n);
   const transcript = s.transcript;
@@ -63,8 +74,9 @@ export async function deliverPhase(
   if (delivery.pr) transcript?.event('pull-request', { ...delivery.pr });
   if (delivery.error) transcript?.event('error', { message: delivery.error });
 
-  if (signal.aborted) {
-    return { conclusion: 'cancelled', result, plan, delivery, error: delivery.error, provider };
+  if (cancelled()) {
+    const error = [result.error, delivery.error].filter(Boolean).join(' ') || undefined;
+    return { conclusion: 'cancelled', result, plan, delivery, error, provider };
   }
   let conclusion: Conclusion = result.conclusion;
   if (conclusion === 'success' && !delivery.commit) conclusion = 'no-changes';

@@ -6,7 +6,7 @@
 // work to a branch of its own from the pinned head, as on a first run.
 import type { Task } from '../github/task.js';
 import { prepareWork, type PlanOptions, type WorkPlan } from '../github/delivery.js';
-import type { GitRepo } from '../git/index.js';
+import { MergeRecoveryError, type GitRepo } from '../git/index.js';
 
 /** A branch fetched ahead of the plan (prefetchBranch), and whether origin had it. */
 export interface Prefetched {
@@ -174,6 +174,8 @@ async function mergeForkHead(
   try {
     merge = await work.mergeCommit(headSha, message);
   } catch (err) {
+    // A merge that could not be undone leaves a tree no plan may start from: the run stops.
+    if (err instanceof MergeRecoveryError) throw err;
     const plan = await fresh(
       `${moved}, and merging the fork's new head ${short} into it failed (${gist(err)})`,
     );

@@ -1,14 +1,14 @@
 // The action: trigger → permission → acknowledge → agent → branch, commit, PR → one summary
 // comment, outputs, step summary and transcript artifact (CONTRACT §2–5). The phases are in
 // start-up.ts, agent.ts, delivery.ts and publish.ts; this file runs them in order and makes sure
-// every ending undoes what the run changed.
+// every ending keeps the work and undoes what the run changed.
 import * as core from './runner-commands.js';
-import { watchInterrupts } from '../agent/signals.js';
 import { restoreCheckoutCredential } from '../git/index.js';
 import { acknowledge } from '../github/reaction.js';
 import type { Provider } from '../providers/types.js';
 import { runAgentPhase, sessionProvider } from './agent.js';
 import { deliverPhase } from './delivery.js';
+import { untilAborted, watchEnding, type Ending } from './ending.js';
 import { createComment, finish } from './publish.js';
 import { prepareWorkspace, startUp, type PreparedWork } from './start-up.js';
 import { mark, type RunState } from './state.js';
@@ -17,45 +17,61 @@ export type { Conclusion } from './state.js';
 
 /** Runs the action; returns the process exit code. Never throws. */
 export async function run(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
-  const started = await startUp(env, cwd);
-  if ('code' in started) return started.code;
-  return runSession(started.state);
-}
-
-async function runSession(s: RunState): Promise<number> {
-  const cancellation = watchInterrupts(() => {
+  // Watched from the first moment: a cancel during start-up still puts the credential back.
+  const ending = watchEnding(() => {
     // The runner's second signal: little time is left, so the summary is written in a hurry.
     core.warning('patchloop: cancelled again; finishing at once.');
   });
   try {
-    return await runPhases(s, cancellation.signal);
-  } catch (err) {
-    // Anything unexpected still ends in a summary and a truthful conclusion.
-    const message = `patchloop stopped on an unexpected error: ${err instanceof Error ? err.message : String(err)}`;
-    await finish(s, { conclusion: 'failure', error: message });
-    return 1;
+    const started = await startUp(env, cwd, ending.cancelled);
+    if ('code' in started) return started.code;
+    return await runSession(started.state, ending);
   } finally {
-    cancellation.dispose();
-    // What the sandbox changed (the workspace's ACLs and mode) is undone on every ending.
-    if (s.sandbox?.kind === 'isolated') {
-      await s.sandbox
-        .dispose()
-        .catch((err: Error) => core.warning(`patchloop: the sandbox was not taken down: ${err.message}`));
-    }
-    // Later steps of the workflow may push with the checkout's credential, as before the run.
-    await s.credentialReady
-      .then((credential) =>
-        s.repo
-          ? s.repo.restoreCredential(credential)
-          : restoreCheckoutCredential(s.runner.workspace, credential),
-      )
-      .catch((err: Error) =>
-        core.warning(`patchloop: the checkout credential was not put back: ${err.message}`),
-      );
+    ending.dispose();
   }
 }
 
-async function runPhases(s: RunState, signal: AbortSignal): Promise<number> {
+async function runSession(s: RunState, ending: Ending): Promise<number> {
+  let undone: Promise<void> | undefined;
+  // What the run changed outside its branch is undone as soon as the push is over (inside a
+  // cancel's grace period, beside the upload), and on every other ending at the latest.
+  const undo = () => (undone ??= undoRunChanges(s));
+  try {
+    return await runPhases(s, ending, undo);
+  } catch (err) {
+    // Anything unexpected still ends in a summary with what the run did, and a truthful conclusion.
+    const message = `patchloop stopped on an unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+    void undo();
+    const conclusion = ending.cancelled.aborted ? 'cancelled' : 'failure';
+    return await finish(s, { ...s.outcome, conclusion, error: message }, ending);
+  } finally {
+    await undo();
+  }
+}
+
+async function undoRunChanges(s: RunState): Promise<void> {
+  // Later steps of the workflow may push with the checkout's credential, as before the run.
+  const credential = s.credentialReady
+    .then((c) => (s.repo ? s.repo.restoreCredential(c) : restoreCheckoutCredential(s.runner.workspace, c)))
+    .catch((err: Error) =>
+      core.warning(`patchloop: the checkout credential was not put back: ${err.message}`),
+    );
+  // What the sandbox changed (the workspace's ACLs and mode) is undone on every ending.
+  const sandbox =
+    s.sandbox?.kind === 'isolated'
+      ? s.sandbox
+          .dispose()
+          .catch((err: Error) => core.warning(`patchloop: the sandbox was not taken down: ${err.message}`))
+      : undefined;
+  await Promise.all([credential, sandbox]);
+}
+
+async function runPhases(s: RunState, ending: Ending, undo: () => Promise<void>): Promise<number> {
+  const signal = ending.cancelled;
+  const failed = (err: unknown) => ({
+    conclusion: signal.aborted ? ('cancelled' as const) : ('failure' as const),
+    error: err instanceof Error ? err.message : String(err),
+  });
   // Acknowledge first: the comment exists before the first model request.
   const commentReady = createComment(s);
   const ack = s.inputs.dryRun
@@ -63,23 +79,32 @@ async function runPhases(s: RunState, signal: AbortSignal): Promise<number> {
     : commentReady.then(() => acknowledge(s.github, s.task));
   let work: PreparedWork;
   try {
-    work = await prepareWorkspace(s, commentReady);
+    work = await prepareWorkspace(s, commentReady, signal);
   } catch (err) {
-    await commentReady;
-    return finish(s, { conclusion: 'failure', error: err instanceof Error ? err.message : String(err) });
+    await untilAborted(commentReady, AbortSignal.timeout(5_000)).catch(() => undefined);
+    void undo();
+    return finish(s, failed(err), ending);
   }
   await commentReady;
   mark('comment posted');
+  s.outcome.plan = work.plan;
 
   let provider: Provider;
   try {
     provider = sessionProvider(s);
   } catch (err) {
-    return finish(s, { conclusion: 'failure', error: (err as Error).message, plan: work.plan });
+    return finish(s, { conclusion: 'failure', error: (err as Error).message, plan: work.plan }, ending);
   }
+  s.outcome.provider = provider;
   const result = await runAgentPhase(s, work, provider, signal);
-  const reaction = await ack;
+  s.outcome.result = result;
+  const reaction = await untilAborted(ack, AbortSignal.any([signal, AbortSignal.timeout(10_000)])).catch(
+    () => undefined,
+  );
   if (reaction && !reaction.ok && reaction.message !== 'reviews take no reactions')
     core.warning(`patchloop: ${reaction.message}`);
-  return finish(s, await deliverPhase(s, work, result, provider, signal));
+  const delivered = await deliverPhase(s, work, result, provider, ending);
+  s.outcome.delivery = delivered.delivery;
+  void undo();
+  return finish(s, delivered, ending);
 }

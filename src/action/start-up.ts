@@ -28,6 +28,7 @@ import { probeMachine, startSandbox, type SandboxSetup } from '../sandbox/index.
 import { BranchPrefetch, followUpPlan } from './follow-up.js';
 import { InputError, readInputs, type ActionInputs } from './inputs.js';
 import { mcpSecrets, parseMcpConfig } from '../tools/mcp/config.js';
+import { untilAborted } from './ending.js';
 import { setRunOutputs } from './outputs.js';
 import { readRunnerEnv } from './runner-env.js';
 import { mark, RunState } from './state.js';
@@ -35,7 +36,11 @@ import { mark, RunState } from './state.js';
 /** The run goes on with `state`, or has ended with exit code `code` (skipped, unauthorized, bad input). */
 export type StartUp = { state: RunState } | { code: number };
 
-export async function startUp(env: NodeJS.ProcessEnv, cwd: string): Promise<StartUp> {
+export async function startUp(
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<StartUp> {
   mark('modules loaded');
   const runner = readRunnerEnv(env, cwd);
   let inputs: ActionInputs;
@@ -134,16 +139,27 @@ export async function startUp(env: NodeJS.ProcessEnv, cwd: string): Promise<Star
   // Awaited once the run goes on; a refused run (or one that fails earlier) never reads it.
   contextReady.catch(() => undefined);
 
-  const permission = await checkPermission(github, {
-    owner: task.owner,
-    repo: task.repo,
-    actor: task.requester,
-    required: inputs.requiredPermission,
-    allowedBots: inputs.allowedBots,
-  }).catch((err: unknown) => {
+  let permission: Awaited<ReturnType<typeof checkPermission>>;
+  try {
+    permission = await untilAborted(
+      checkPermission(github, {
+        owner: task.owner,
+        repo: task.repo,
+        actor: task.requester,
+        required: inputs.requiredPermission,
+        allowedBots: inputs.allowedBots,
+      }),
+      signal,
+    );
+  } catch (err) {
     allow(false); // no image is fetched for a check that did not finish
-    throw err;
-  });
+    if (!signal.aborted) throw err;
+    // Cancelled before the run began: the credential goes back before anything else.
+    await putBack();
+    setRunOutputs({ conclusion: 'cancelled' });
+    core.setFailed('patchloop: cancelled before the run began.');
+    return { code: 1 };
+  }
   allow(permission.allowed);
   if (!permission.allowed) {
     await putBack();
@@ -159,6 +175,12 @@ export async function startUp(env: NodeJS.ProcessEnv, cwd: string): Promise<Star
   }
   core.info(`patchloop: ${permission.reason}.`);
   mark('permission checked');
+  if (signal.aborted) {
+    await putBack();
+    setRunOutputs({ conclusion: 'cancelled' });
+    core.setFailed('patchloop: cancelled before the run began.');
+    return { code: 1 };
+  }
   // What the machine offers for isolation (and the sandbox user) is asked now, beside the git
   // work; the sandbox itself touches the workspace only once that work is done.
   void probeMachine();
@@ -228,14 +250,18 @@ export interface PreparedWork {
  * first step fails: the run then stops before the first model request. What the tools need of
  * the rest (isolation, the sandbox's self-check) is left going behind `ready`.
  */
-export async function prepareWorkspace(s: RunState, commentReady: Promise<void>): Promise<PreparedWork> {
+export async function prepareWorkspace(
+  s: RunState,
+  commentReady: Promise<void>,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<PreparedWork> {
   const { inputs, task, runner, contextReady } = s;
   // The earlier run's branch is fetched as soon as a marker names it (the comment most likely
   // to count, before the download and before this run's comment confirms whose markers count):
   // a fetch into the checkout's remote-tracking ref, settled before the plan's git work starts.
   // The plan itself takes a branch only from the earlier session once its run is confirmed.
   const prefetch = new BranchPrefetch(inputs.branchPrefix);
-  const earlierReady = findEarlier(s, commentReady, {
+  const earlierReady = findEarlier(s, commentReady, signal, {
     onGuess: (comment) => prefetch.guess(comment.marker.branch),
   });
   const credential = await s.credentialReady.catch((err: Error) => {
@@ -248,6 +274,7 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
     identitySource: 'local',
     protectedPaths: inputs.protectedPaths,
     privateParent: runner.runnerTemp,
+    signal,
   }));
   prefetch.checkoutReady(work);
   // The branch (needs the PR's refs only for PR tasks, the earlier session only when following
@@ -273,15 +300,18 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
   };
   const planReady = task.isPullRequest ? contextReady.then((c) => planFor(c.pr)) : planFor(undefined);
   planReady.catch(() => undefined);
-  const context = await contextReady;
+  // Network waits give way to a cancel; what follows them (git isolation, the sandbox) is local
+  // and is let settle, so that an ending can undo it.
+  const context = await untilAborted(contextReady, signal);
   mark('context read');
   for (const w of context.warnings) s.notice(w);
-  const plan = await planReady;
+  const plan = await untilAborted(planReady, signal);
   for (const n of plan.notices ?? []) s.notice(n);
   mark('branch ready');
   // The branch is made from the earlier comment's marker; the first request needs the session
   // itself (s.earlier), whose transcript may still be on its way.
-  await earlierReady.catch(() => undefined);
+  await untilAborted(earlierReady, signal).catch(() => undefined);
+  if (signal.aborted) throw new Error('The run was cancelled before the agent started.');
   const [baseline, baseCommit] = await Promise.all([work.untracked(), work.headSha().catch(() => undefined)]);
   // After the branch, before the first command: from here on patchloop's git uses a private
   // git dir and reads nothing under the workspace's .git. Making that copy only reads the
@@ -336,6 +366,7 @@ export async function prepareWorkspace(s: RunState, commentReady: Promise<void>)
 async function findEarlier(
   s: RunState,
   commentReady: Promise<void>,
+  signal: AbortSignal,
   on: {
     /** the comment that most likely counts, before this run's comment confirms whose markers count */
     onGuess(comment: EarlierComment): void;
@@ -369,6 +400,7 @@ async function findEarlier(
       serverUrl: s.runner.serverUrl,
       workflowPath: workflowPathOf(s.env.GITHUB_WORKFLOW_REF, s.runner.repository),
       dest: join(s.dir, 'earlier'),
+      signal,
     });
   const guessed = lookUp(ACTIONS_BOT_LOGIN);
   guessed.then(

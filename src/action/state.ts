@@ -82,6 +82,15 @@ export class RunState {
   artifactId?: number;
   /** the session this run continues (following up), when there is one */
   earlier?: EarlierSession;
+  /**
+   * What the run has done so far (the plan, the agent's result, the delivery), so an ending
+   * brought about by an unexpected error still tells it rather than zeros.
+   */
+  readonly outcome: Omit<FinishInput, 'conclusion'> = {};
+  /** the summary being published (publishing happens once) */
+  finishing?: Promise<number>;
+  /** an early summary edit still on its way (a cancelled run's, before its push) */
+  commentWrite?: Promise<void>;
   redact: (text: string) => string;
 
   constructor(o: RunStateInit) {

@@ -305,8 +305,11 @@ class AgentRun {
     this.closeCalls(message);
     const reason = message.errorMessage ?? 'the model request failed';
     const kind = message.errorKind;
-    if (kind === 'context_length' && !this.streaks.compactedForError && toolCallsOf(message).length === 0) {
-      // The only compaction path where the window is unknown (OpenAI-compatible servers).
+    // A turn that ended with the context full (an API error, or Anthropic's
+    // model_context_window_exceeded stop, whose partial calls were closed above) is compacted and
+    // asked again, never told to continue. The only compaction path where the window is unknown
+    // (OpenAI-compatible servers).
+    if (kind === 'context_length' && !this.streaks.compactedForError) {
       this.streaks.compactedForError = true;
       const window = this.window();
       const target = window ? window * KEEP_SHARE : this.contextSize() / 2;

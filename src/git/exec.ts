@@ -1,6 +1,6 @@
 // The one way patchloop runs git: an absolute binary found once, a minimal environment, our own
 // configuration overrides on every call, a time bound, an abort signal, capped output, and the
-// whole process group killed when any of those say stop. Never a shell.
+// whole process group stopped (SIGTERM, then SIGKILL) when any of those say stop. Never a shell.
 //
 // Not simple-git (checked with 4.1.0, `strict` and `allowConfig`): it starts git in patchloop's own
 // process group (its spawn options are cut down to uid and gid, so no `detached`) and stops a call
@@ -190,13 +190,29 @@ export function gitEnvironment(binary: string, call: Pick<GitCall, 'env' | 'read
   return { ...env, ...call.env };
 }
 
-function killGroup(pid: number | undefined): void {
+/** How long a stopped git has, after SIGTERM, to remove its lock files and exit before SIGKILL. */
+const TERM_GRACE_MS = 1000;
+
+function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;
   try {
-    process.kill(-pid, 'SIGKILL');
+    process.kill(-pid, signal);
   } catch {
     // ESRCH: the group is gone already
   }
+}
+
+/**
+ * Stops git's process group: SIGTERM first, on which git removes the lock files it holds
+ * (index.lock, a ref's .lock) as it exits; SIGKILL for whatever is still there after the grace.
+ * A SIGKILL alone would leave `index.lock` behind, and every later commit or merge abort in that
+ * git dir would fail on it. Returns a cancel for the SIGKILL (git exited in time).
+ */
+function stopGroup(pid: number | undefined): () => void {
+  signalGroup(pid, 'SIGTERM');
+  const kill = setTimeout(() => signalGroup(pid, 'SIGKILL'), TERM_GRACE_MS);
+  kill.unref();
+  return () => clearTimeout(kill);
 }
 
 /** A runner bound to one git binary. */
@@ -245,10 +261,11 @@ export function createGitRunner(binary: string): GitRunner {
         finish(null, err instanceof Error ? err.message : String(err));
         return;
       }
+      let cancelKill: (() => void) | undefined;
       function stop() {
         if (stopped) return;
         stopped = true;
-        killGroup(child.pid);
+        cancelKill = stopGroup(child.pid);
       }
       const timer = setTimeout(() => {
         timedOut = true;
@@ -277,7 +294,10 @@ export function createGitRunner(binary: string): GitRunner {
       child.once('error', (err) => finish(null, err.message));
       child.once('close', (code) => {
         // A helper git started may still hold the group; it goes with its parent.
-        if (stopped) killGroup(child.pid);
+        if (stopped) {
+          cancelKill?.();
+          signalGroup(child.pid, 'SIGKILL');
+        }
         finish(code);
       });
       // A helper that left the group (setsid) can keep our pipes open after git itself exited;

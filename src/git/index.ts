@@ -28,6 +28,7 @@ export {
   ACTIONS_BOT_IDENTITY,
   explainPushError,
   GitRepo,
+  MergeRecoveryError,
   openCheckout,
   type CommitOutcome,
   type CommitResult,

@@ -2,8 +2,9 @@
 // checkout's own git dir, which no command has touched yet), then — after isolate() — everything
 // through a private git dir: the tools' read-only calls, staging, the commit, the push, and the
 // write-back that leaves the checkout on the new commit.
+import { lstat, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type CheckoutCredential, credentialEnv, restoreCheckoutCredential } from './credential.js';
 import { createGitRunner, GitError, resolveGit, splitNul, type GitCall, type GitRunner } from './exec.js';
 import { uniqueName } from './branch-name.js';
@@ -78,6 +79,11 @@ export interface RepoOptions {
   timeoutMs?: number;
   /** the git dir as git reported it before the first command (saves isolate() a process) */
   gitDir?: string;
+  /**
+   * Stops the network calls that are given no signal of their own (the start-up's fetches and
+   * ls-remotes): a cancelled run leaves no fetch running behind it. The push has its own.
+   */
+  signal?: AbortSignal;
 }
 
 export interface DeliveryBounds {
@@ -89,6 +95,20 @@ export interface DeliveryBounds {
 
 const NETWORK_TIMEOUT_MS = 600_000;
 
+/**
+ * A merge that failed and could not be undone: the work tree may hold half-merged files, so
+ * nothing may be planned on it. Callers let it end the run.
+ */
+export class MergeRecoveryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MergeRecoveryError';
+  }
+}
+
+/** Lock files a killed git leaves in a git dir (git removes them itself on SIGTERM, not on SIGKILL). */
+const LOCK_FILES = ['index.lock', 'HEAD.lock', 'ORIG_HEAD.lock', 'MERGE_HEAD.lock'];
+
 export class GitRepo {
   readonly dir: string;
   readonly runner: GitRunner;
@@ -98,6 +118,8 @@ export class GitRepo {
   private identity?: GitIdentity;
   private originUrl?: string;
   private drift?: string;
+  /** write operations (commit, merge) in flight: a lock seen while none is, is stale */
+  private writing = 0;
 
   constructor(options: RepoOptions) {
     this.options = options;
@@ -135,7 +157,7 @@ export class GitRepo {
     return this.git(args, {
       env: credentialEnv(this.options.credential),
       timeoutMs: bounds.timeoutMs ?? NETWORK_TIMEOUT_MS,
-      ...(bounds.signal ? { signal: bounds.signal } : {}),
+      ...((bounds.signal ?? this.options.signal) ? { signal: bounds.signal ?? this.options.signal } : {}),
     });
   }
 
@@ -207,6 +229,42 @@ export class GitRepo {
     });
   }
 
+  /**
+   * Removes the lock files a killed git left in the private git dir, so the next commit or merge
+   * abort does not fail on them. Only patchloop's own private dir, never the checkout's .git
+   * (another program may be using that), and only while no write of ours is in flight. Returns
+   * the names removed.
+   */
+  async removeStaleLocks(): Promise<string[]> {
+    if (!this.priv || this.writing > 0) return [];
+    return this.clearLocks();
+  }
+
+  private async clearLocks(): Promise<string[]> {
+    if (!this.priv) return [];
+    const removed: string[] = [];
+    for (const name of LOCK_FILES) {
+      const path = join(this.priv.gitDir, name);
+      const stat = await lstat(path).catch(() => undefined);
+      if (!stat?.isFile()) continue;
+      await rm(path, { force: true });
+      removed.push(name);
+    }
+    return removed;
+  }
+
+  /** Runs one write operation, stale locks removed first. */
+  private async writes<T>(work: () => Promise<T>): Promise<T> {
+    await this.isolate();
+    await this.removeStaleLocks();
+    this.writing++;
+    try {
+      return await work();
+    } finally {
+      this.writing--;
+    }
+  }
+
   /** The tools' read-only git (grep, file lists, ignore checks), private once isolated. */
   toolGit(): Git {
     return createToolGit(this.dir, {
@@ -271,8 +329,8 @@ export class GitRepo {
     return r.code === 0 && !name.startsWith('-');
   }
 
-  async remoteBranches(): Promise<Set<string>> {
-    const out = await this.remote(['ls-remote', '--heads', 'origin']);
+  async remoteBranches(bounds: DeliveryBounds = {}): Promise<Set<string>> {
+    const out = await this.remote(['ls-remote', '--heads', 'origin'], bounds);
     return new Set(
       out
         .split('\n')
@@ -283,8 +341,8 @@ export class GitRepo {
   }
 
   /** `name`, made unique against local branches and origin's. */
-  async freeBranchName(name: string): Promise<string> {
-    const [local, remote] = await Promise.all([this.localBranches(), this.remoteBranches()]);
+  async freeBranchName(name: string, bounds: DeliveryBounds = {}): Promise<string> {
+    const [local, remote] = await Promise.all([this.localBranches(), this.remoteBranches(bounds)]);
     const taken = new Set([...local, ...remote]);
     return uniqueName(name, (c) => taken.has(c));
   }
@@ -370,7 +428,12 @@ export class GitRepo {
    */
   async mergeCommit(sha: string, message: string): Promise<MergeResult> {
     if (!/^[0-9a-f]{40,64}$/.test(sha)) throw new Error(`Not a commit id: ${sha}`);
-    await this.isolate();
+    return this.writes(() => this.merge(sha, message));
+  }
+
+  private async merge(sha: string, message: string): Promise<MergeResult> {
+    // What the tree looks like before: after an abort it must look the same again.
+    const before = await this.trackedStatus();
     const args = [
       'merge',
       '--no-ff',
@@ -393,8 +456,7 @@ export class GitRepo {
     const conflicts = [
       ...new Set(splitNul(unmerged).map((record) => record.slice(record.indexOf('\t') + 1))),
     ];
-    // Fails with "no merge to abort" when git refused before it began; nothing changed then.
-    await this.git(['merge', '--abort']).catch(() => undefined);
+    await this.abortMerge(before);
     if (conflicts.length > 0 && !r.stopped) return { merged: false, conflicts };
     const why = r.timedOut ? 'timed out' : r.stopped ? 'was stopped' : `failed (exit ${r.code})`;
     throw new GitError(
@@ -402,6 +464,37 @@ export class GitRepo {
       `git merge ${why}: ${r.stderr.split('\n').filter(Boolean).slice(0, 4).join(' ').slice(0, 500)}`.trim(),
       r.code,
       r.stderr,
+    );
+  }
+
+  /** Tracked paths that differ from HEAD or the index, as git status lists them. */
+  private trackedStatus(): Promise<string> {
+    return this.git(['status', '--porcelain=v2', '-z', '--untracked-files=no', '--ignore-submodules=all'], {
+      readOnly: true,
+    });
+  }
+
+  /**
+   * Undoes a merge that did not complete. The merge's git has exited (a killed one may have left
+   * its lock), so the private dir's locks are stale and go first. "No merge to abort" is fine when
+   * git refused before it began; what counts is that the tree is as it was before the merge and
+   * no merge is in progress. Otherwise a MergeRecoveryError.
+   */
+  private async abortMerge(before: string): Promise<void> {
+    await this.clearLocks();
+    const aborted = await this.runner.run(['merge', '--abort'], await this.call());
+    const after = await this.trackedStatus().catch(() => undefined);
+    const merging = await lstat(join(this.priv!.gitDir, 'MERGE_HEAD')).then(
+      () => true,
+      () => false,
+    );
+    if (after === before && !merging) return;
+    const said =
+      aborted.code === 0
+        ? 'left the tree changed'
+        : `failed: ${aborted.stderr.split('\n').filter(Boolean).slice(-2).join(' ').slice(0, 300)}`;
+    throw new MergeRecoveryError(
+      `A merge in the workspace could not be undone (git merge --abort ${said}); the work tree may hold half-merged files, so the run stops here rather than work on them.`,
     );
   }
 
@@ -420,7 +513,13 @@ export class GitRepo {
     message: string,
     options: DeliveryBounds & { baselineUntracked?: readonly string[]; branch?: string } = {},
   ): Promise<CommitOutcome> {
-    await this.isolate();
+    return this.writes(() => this.commit(message, options));
+  }
+
+  private async commit(
+    message: string,
+    options: DeliveryBounds & { baselineUntracked?: readonly string[]; branch?: string },
+  ): Promise<CommitOutcome> {
     const bounds = {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
@@ -518,7 +617,7 @@ export class GitRepo {
       await this.git(['rebase', '--abort']).catch(() => undefined);
     }
     if (signal?.aborted) return cancelled;
-    const other = await this.freeBranchName(branch);
+    const other = await this.freeBranchName(branch, bounds);
     const moved = await this.tryPush(other, bounds);
     if (moved.ok)
       return { ok: true, branch: other, sha: await this.headSha(), rebased: false, movedFrom: branch };

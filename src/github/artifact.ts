@@ -30,13 +30,26 @@ export interface UploadedTranscript extends UploadedArtifact {
   name: string;
 }
 
+export interface UploadOptions {
+  /**
+   * Gives the upload up: the returned promise rejects at once. The client takes no signal, so
+   * its requests are left to end with the process (a cancelled run exits right after).
+   */
+  signal?: AbortSignal;
+}
+
 export interface ArtifactUploader {
-  upload(name: string, files: string[], rootDirectory: string): Promise<UploadedArtifact>;
+  upload(
+    name: string,
+    files: string[],
+    rootDirectory: string,
+    options?: UploadOptions,
+  ): Promise<UploadedArtifact>;
   /**
    * Uploads the transcript under a name unique to this job, the files named `transcript.jsonl`
    * and `transcript.html` in the zip.
    */
-  uploadTranscript(files: TranscriptFiles): Promise<UploadedTranscript>;
+  uploadTranscript(files: TranscriptFiles, options?: UploadOptions): Promise<UploadedTranscript>;
 }
 
 export type UploaderChoice = { uploader: ArtifactUploader } | { uploader: undefined; notice: string };
@@ -121,15 +134,23 @@ function jobRunBackendId(token: string | undefined): string | undefined {
 class ActionsArtifactUploader implements ArtifactUploader {
   constructor(private readonly env: ArtifactEnvironment) {}
 
-  async upload(name: string, files: string[], rootDirectory: string): Promise<UploadedArtifact> {
+  async upload(
+    name: string,
+    files: string[],
+    rootDirectory: string,
+    options: UploadOptions = {},
+  ): Promise<UploadedArtifact> {
     // Loaded on demand: the client is large and most of a run never needs it. It reads
     // ACTIONS_RUNTIME_TOKEN and ACTIONS_RESULTS_URL from process.env itself.
-    const { DefaultArtifactClient } = await import('@actions/artifact');
-    const res = await new DefaultArtifactClient().uploadArtifact(name, files, rootDirectory);
+    const { DefaultArtifactClient } = await givenUpAt(import('@actions/artifact'), options.signal);
+    const res = await givenUpAt(
+      new DefaultArtifactClient().uploadArtifact(name, files, rootDirectory),
+      options.signal,
+    );
     return { id: res.id, size: res.size, url: artifactPageUrl(this.env, res.id) };
   }
 
-  async uploadTranscript(files: TranscriptFiles): Promise<UploadedTranscript> {
+  async uploadTranscript(files: TranscriptFiles, options: UploadOptions = {}): Promise<UploadedTranscript> {
     const name = transcriptArtifactName(this.env, files.taskNumber);
     // The zip takes the files' names relative to the root folder, so they are staged under the
     // names the contract gives, beside the transcript (in patchloop's own folder, out of reach of
@@ -142,9 +163,28 @@ class ActionsArtifactUploader implements ArtifactUploader {
         staged.push(join(staging, TRANSCRIPT_HTML));
         copyFileSync(files.htmlPath, staged[1]!);
       }
-      return { name, ...(await this.upload(name, staged, staging)) };
+      return { name, ...(await this.upload(name, staged, staging, options)) };
     } finally {
-      rmSync(staging, { recursive: true, force: true });
+      // An upload given up may still be reading its files: they stay in patchloop's own folder.
+      if (!options.signal?.aborted) rmSync(staging, { recursive: true, force: true });
     }
   }
+}
+
+/** `work`, or a rejection that says why once `signal` aborts. */
+function givenUpAt<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  const why = () => {
+    const reason: unknown = signal.reason;
+    return new Error(`the upload was given up (${reason instanceof Error ? reason.message : 'cancelled'})`);
+  };
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(why());
+  }
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(why());
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }

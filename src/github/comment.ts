@@ -102,8 +102,9 @@ export function commentBody(text: string, redact?: (text: string) => string, mar
 }
 
 export class TrackingComment {
-  readonly id: number;
-  readonly url: string;
+  /** the comment's id and address: those of the summary posted anew when the first was deleted */
+  private currentId: number;
+  private currentUrl: string;
   /** the login that posted it: the identity whose earlier markers are trusted */
   readonly author?: string;
   /** the session marker every later edit carries */
@@ -128,14 +129,22 @@ export class TrackingComment {
     author: string | undefined,
     marker: SessionMarker | undefined,
   ) {
-    this.id = id;
-    this.url = url;
+    this.currentId = id;
+    this.currentUrl = url;
     this.author = author;
     this.marker = marker;
     this.interval = options.minIntervalMs ?? 3000;
     this.now = options.now ?? Date.now;
     this.lastWriteAt = this.now();
     this.lastBody = body;
+  }
+
+  get id(): number {
+    return this.currentId;
+  }
+
+  get url(): string {
+    return this.currentUrl;
   }
 
   /** Posts the comment. Throws an Error whose message names the missing permission. */
@@ -225,7 +234,16 @@ export class TrackingComment {
   private async repost(body: string): Promise<boolean> {
     const { github, owner, repo, issueNumber, log } = this.options;
     try {
-      await github.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });
+      const { data } = await github.rest.issues.createComment({
+        owner,
+        repo,
+        issue_number: issueNumber,
+        body,
+      });
+      this.currentId = data.id;
+      this.currentUrl = data.html_url;
+      this.edits++;
+      this.lastBody = body;
       return true;
     } catch (err) {
       log?.warning(describeGitHubError(err, 'comment', `Posting the summary on #${issueNumber}`));

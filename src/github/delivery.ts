@@ -333,6 +333,16 @@ export interface DeliverOptions {
   signal?: AbortSignal;
   /** what is left of the run's budget for staging, commit and push; past it their git processes are killed */
   timeoutMs?: number;
+  /** a deadline of the commit alone (a cancelled run's ending gives each step its own) */
+  commitSignal?: AbortSignal;
+  /** a deadline of the push alone */
+  pushSignal?: AbortSignal;
+  /** false: no PR is opened whatever the plan says (a cancelled run pushes its branch only) */
+  openPr?: boolean;
+  /** the branch may have its PR already (a follow-up): look for it before trying to create one */
+  prMayExist?: boolean;
+  /** called once the commit is made, before the push (a cancelled run posts its summary here) */
+  onCommitted?: (delivery: Delivery) => Promise<void>;
 }
 
 /**
@@ -346,9 +356,11 @@ export async function deliverWork(o: DeliverOptions): Promise<Delivery> {
     ...(o.timeoutMs ? [AbortSignal.timeout(o.timeoutMs)] : []),
   ];
   const bounds = signals.length > 0 ? { signal: AbortSignal.any(signals) } : {};
+  const commitBounds = o.commitSignal ? { signal: o.commitSignal } : bounds;
+  const pushBounds = o.pushSignal ? { signal: o.pushSignal } : bounds;
   try {
     const staged = await o.checkout.commitChanges(o.message, {
-      ...bounds,
+      ...commitBounds,
       baselineUntracked: o.baselineUntracked,
     });
     out.leftOut = staged.leftOut;
@@ -360,11 +372,12 @@ export async function deliverWork(o: DeliverOptions): Promise<Delivery> {
     out.error = `The changes could not be committed: ${err instanceof Error ? err.message : String(err)}`;
     return out;
   }
-  if (!o.push || o.signal?.aborted) {
+  if (o.onCommitted) await o.onCommitted(out).catch(() => undefined);
+  if (!o.push || pushBounds.signal?.aborted) {
     await writeBack(o.checkout, out);
     return out;
   }
-  const pushed = await o.checkout.push(o.plan.branch, bounds);
+  const pushed = await o.checkout.push(o.plan.branch, pushBounds);
   await writeBack(o.checkout, out, pushed.ok ? pushed : undefined);
   if (!pushed.ok) {
     out.error = pushed.error;
@@ -373,6 +386,7 @@ export async function deliverWork(o: DeliverOptions): Promise<Delivery> {
   out.push = pushed;
   let prBase = o.plan.prBase;
   let openPr = o.plan.openPr;
+  const prAllowed = o.openPr !== false;
   if (pushed.movedFrom) {
     out.notices.push(
       `\`${pushed.movedFrom}\` moved on and the work did not rebase cleanly onto it, so it went to \`${pushed.branch}\`.`,
@@ -385,7 +399,7 @@ export async function deliverWork(o: DeliverOptions): Promise<Delivery> {
   }
   if (pushed.rebased)
     out.notices.push(`\`${pushed.branch}\` had moved on; the work was rebased onto it before the push.`);
-  if (openPr && o.github) {
+  if (openPr && prAllowed && o.github) {
     out.pr = await openPullRequest(o.github, {
       owner: o.owner,
       repo: o.repo,
@@ -395,6 +409,7 @@ export async function deliverWork(o: DeliverOptions): Promise<Delivery> {
       body: o.prBody(out),
       draft: o.draft,
       serverUrl: o.serverUrl,
+      ...(o.prMayExist ? { mayExist: true } : {}),
     });
     if (out.pr.kind === 'forbidden' || out.pr.kind === 'failed') {
       out.notices.push(`${out.pr.message} Compare: ${out.pr.compareUrl}`);

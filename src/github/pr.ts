@@ -15,6 +15,11 @@ export interface PullRequestInput {
   draft: boolean;
   /** GITHUB_SERVER_URL, for the compare link */
   serverUrl: string;
+  /**
+   * The branch may have its PR already (a follow-up's branch): look for an open one first, so
+   * the PR is updated by the push alone and no create is tried (GitHub answers it 422).
+   */
+  mayExist?: boolean;
 }
 
 export type PullRequestOutcome =
@@ -47,6 +52,15 @@ export async function openPullRequest(
 ): Promise<PullRequestOutcome> {
   const { owner, repo, head, base } = input;
   const compare = compareUrl(input.serverUrl, owner, repo, base, head);
+  const found = () =>
+    github.rest.pulls
+      .list({ owner, repo, head: `${owner}:${head}`, state: 'open', per_page: 1 })
+      .then((r) => r.data[0])
+      .catch(() => undefined);
+  if (input.mayExist) {
+    const existing = await found();
+    if (existing) return { kind: 'existing', number: existing.number, url: existing.html_url };
+  }
   const create = (draft: boolean) =>
     github.rest.pulls.create({
       owner,
@@ -74,10 +88,7 @@ export async function openPullRequest(
       };
     }
     if (status === 422 && /already exists/i.test(details)) {
-      const existing = await github.rest.pulls
-        .list({ owner, repo, head: `${owner}:${head}`, base, state: 'open', per_page: 1 })
-        .then((r) => r.data[0])
-        .catch(() => undefined);
+      const existing = await found();
       if (existing) return { kind: 'existing', number: existing.number, url: existing.html_url };
     }
     if (status === 422 && input.draft && /draft/i.test(details)) {

@@ -1,9 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ToolDefinition } from '../protocol/tool.js';
-import type { ImageContent, Message, StopReason, TextContent } from '../protocol/types.js';
+import type { ErrorKind, ImageContent, Message, StopReason, TextContent } from '../protocol/types.js';
 import { createAdapterProvider, type AttemptEvent, type AttemptOptions } from './base.js';
 import { foreignThinkingAsText, wireInput } from './convert.js';
-import { classifyError, streamCutFailure } from './errors.js';
+import { classifyError, streamCutFailure, unknownStop } from './errors.js';
 import { capabilitiesOf } from './capabilities.js';
 import type { FailureHints } from './hints.js';
 import { ANTHROPIC_ID_POLICY } from './ids.js';
@@ -194,7 +194,10 @@ function toAnthropicTools(tools: readonly ToolDefinition[]): Anthropic.Tool[] {
   }));
 }
 
-function mapStopReason(reason: string | null): { stop: StopReason; error?: string } {
+function mapStopReason(reason: string | null): {
+  stop: StopReason;
+  error?: string | { message: string; kind: ErrorKind };
+} {
   switch (reason) {
     case 'end_turn':
     case 'stop_sequence':
@@ -203,12 +206,24 @@ function mapStopReason(reason: string | null): { stop: StopReason; error?: strin
     case 'tool_use':
       return { stop: 'toolUse' };
     case 'max_tokens':
-    case 'model_context_window_exceeded':
       return { stop: 'length' };
+    case 'model_context_window_exceeded':
+      // The conversation filled the context window (not the output limit): asking the model to
+      // continue would only make it larger, so the loop compacts it instead.
+      return {
+        stop: 'error',
+        error: {
+          message:
+            'The conversation filled the model’s context window (stop reason "model_context_window_exceeded").',
+          kind: 'context_length',
+        },
+      };
     case 'refusal':
       return { stop: 'error', error: 'The model declined to answer (stop reason "refusal").' };
     default:
-      return { stop: 'stop' };
+      // A stop reason added to the API after this adapter: what the turn holds is not known to
+      // be complete, so it is an error that names the reason, never a success.
+      return { stop: 'error', error: unknownStop('Anthropic', 'stop reason', reason) };
   }
 }
 

@@ -250,3 +250,19 @@ function networkMessage(err: unknown, message: string): string {
 export function streamCutFailure(what = 'the response stream ended before it was complete'): AttemptFailure {
   return { kind: 'network', retryable: true, message: `Connection lost: ${what}.` };
 }
+
+/**
+ * The error of a turn that ended for a reason the adapter does not know (one the API added
+ * later): it names the reason, and is not retried (the same request would end the same way).
+ */
+export function unknownStop(
+  api: string,
+  field: string,
+  reason: string | null | undefined,
+): { message: string; kind: 'other' } {
+  const named = reason ? `"${String(reason).slice(0, 80)}"` : '(none given)';
+  return {
+    message: `${api} ended the turn with ${field} ${named}, which patchloop does not know; the turn is treated as failed.`,
+    kind: 'other',
+  };
+}

@@ -1,9 +1,9 @@
 import OpenAI from 'openai';
 import type { ToolDefinition } from '../protocol/tool.js';
-import type { ImageContent, Message, StopReason, TextContent } from '../protocol/types.js';
+import type { ErrorKind, ImageContent, Message, StopReason, TextContent } from '../protocol/types.js';
 import { createAdapterProvider, type AttemptEvent, type AttemptOptions } from './base.js';
 import { wireInput } from './convert.js';
-import { classifyError, streamCutFailure } from './errors.js';
+import { classifyError, streamCutFailure, unknownStop } from './errors.js';
 import type { FailureHints } from './hints.js';
 import { OPENAI_CHAT_ID_POLICY } from './ids.js';
 import { ByteMeter } from './metered-fetch.js';
@@ -110,7 +110,10 @@ function toChatTools(tools: readonly ToolDefinition[]): OpenAI.Chat.ChatCompleti
   }));
 }
 
-function mapFinishReason(reason: string | null): { stop: StopReason; error?: string } {
+function mapFinishReason(reason: string | null): {
+  stop: StopReason;
+  error?: string | { message: string; kind: ErrorKind };
+} {
   switch (reason) {
     case 'tool_calls':
     case 'function_call':
@@ -122,8 +125,25 @@ function mapFinishReason(reason: string | null): { stop: StopReason; error?: str
         stop: 'error',
         error: 'The response was stopped by the content filter (finish_reason "content_filter").',
       };
-    default:
+    // `eos` / `eos_token`: what some compatible servers say for the end of the answer
+    // (text-generation-inference)
+    case 'stop':
+    case 'eos':
+    case 'eos_token':
       return { stop: 'stop' };
+    case 'model_length':
+      // Mistral's: the conversation reached the model's context length.
+      return {
+        stop: 'error',
+        error: {
+          message: 'The conversation filled the model’s context window (finish_reason "model_length").',
+          kind: 'context_length',
+        },
+      };
+    default:
+      // A finish_reason this adapter does not know (a newer API, or a compatible server's own):
+      // an error that names it, never a success.
+      return { stop: 'error', error: unknownStop('The model server', 'finish_reason', reason) };
   }
 }
 

@@ -119,11 +119,14 @@ export class TurnBuilder {
     return events;
   }
 
-  /** Ends the turn: closes the open tool calls, then the final `done` (a refusal is an error). */
-  end(stopReason: StopReason, refusal?: string): AssistantEvent[] {
+  /**
+   * Ends the turn: closes the open tool calls, then the final `done`. `error` is a refusal's text,
+   * or an error of another kind (an `error` stop reason that is not the API failing).
+   */
+  end(stopReason: StopReason, error?: string | { message: string; kind: ErrorKind }): AssistantEvent[] {
     const events = this.endToolCalls();
-    const error = refusal ? { message: refusal, kind: 'refusal' as const } : undefined;
-    events.push({ type: 'done', message: this.finish(stopReason, error) });
+    const failure = typeof error === 'string' ? { message: error, kind: 'refusal' as const } : error;
+    events.push({ type: 'done', message: this.finish(stopReason, failure) });
     return events;
   }
 

@@ -11,6 +11,38 @@ export interface NormalizeContext {
   workspaces: string[];
   /** Temp folders whose paths (and everything below them) become `<tmp>`. */
   tmpdirs: string[];
+  /**
+   * The result is a command's output (run_tests, bash): what the test runner itself printed
+   * around the command's own output is left out (see withoutRunnerLines).
+   */
+  commandOutput?: boolean;
+}
+
+// npm prints, around the script it runs, lines of its own that depend on how it was started, not
+// on what the tests did: the banner `> name@version script` and the command lines after it
+// (`> vitest run`), its notices and warnings, and blank lines. A run whose npm printed them (or
+// printed them differently) replays clean where the tests' own output is the same, and the cut
+// notice then counts a few lines more or fewer (3005 vs 3000): its counts are not compared.
+const NPM_BANNER = /^> \S+@\S* \S+/;
+const NPM_OWN = /^npm (notice|warn|WARN|info|verb|http|timing)\b/;
+const CUT_COUNTS =
+  /^\[Output cut: showing the last (?:\d+ lines|\S+ \S+ of the last line) of \d+ lines \([^)]*\)\./gm;
+
+/** A command's output without npm's own lines and blank lines, and with the cut notice's counts out. */
+export function withoutRunnerLines(text: string): string {
+  const kept: string[] = [];
+  let banner = false;
+  for (const line of text.split('\n')) {
+    if (NPM_BANNER.test(line)) {
+      banner = true;
+      continue;
+    }
+    if (banner && line.startsWith('> ')) continue;
+    banner = false;
+    if (NPM_OWN.test(line) || line.trim() === '') continue;
+    kept.push(line);
+  }
+  return kept.join('\n').replace(CUT_COUNTS, '[Output cut: showing the last <n> of <n> lines (<size>).');
 }
 
 function escapeRegExp(text: string): string {
@@ -36,6 +68,7 @@ const RUNTIME_PID = /\((node|deno|bun):\d+\)/g;
 const SAVED_OUTPUT = /(?:[^\s'"`:,;()[\]{}<>]*\/)?[\w.-]+-\d{10,}-[0-9a-f]{8}\.log\b/g;
 export function normalizeForComparison(text: string, ctx: NormalizeContext): string {
   let out = withoutNpmUpdateNotice(text.replace(/\r\n/g, '\n')).replace(SAVED_OUTPUT, '<saved-output>');
+  if (ctx.commandOutput) out = withoutRunnerLines(out);
   for (const ws of unique(ctx.workspaces)) out = out.split(ws).join('<workspace>');
   for (const tmp of unique(ctx.tmpdirs)) {
     out = out.replace(new RegExp(`${escapeRegExp(tmp)}(?:/[^\\s'"\`:,;)\\]}>]*)?`, 'g'), '<tmp>');

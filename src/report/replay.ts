@@ -189,7 +189,8 @@ export async function replayRun(view: RunView, options: ReplayOptions): Promise<
         return report;
       }
       entry.replayed = { isError: result.isError, text: comparableText(result.content) };
-      const comparison = compareResults(recorded!, entry.replayed, ctx);
+      const command = call.name === 'run_tests' || call.name === 'bash';
+      const comparison = compareResults(recorded!, entry.replayed, { ...ctx, commandOutput: command });
       entry.comparison = comparison;
       entry.status = comparison === 'differ' ? 'differ' : 'match';
       report.calls.push(entry);

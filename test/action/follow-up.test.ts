@@ -175,6 +175,7 @@ describe('a new trigger where patchloop ran before', () => {
     service.downloadDelayMs = 1500;
     const listings = () => gh.requestsTo('GET', new RegExp(`/issues/${one.issue.number}/comments$`)).length;
     const listedBefore = listings();
+    const createsBefore = gh.requestsTo('POST', /\/pulls$/).length;
     const two = await job({
       runId: 7002,
       issue: { number: one.issue.number, title: TITLE, body: one.issue.body },
@@ -203,6 +204,9 @@ describe('a new trigger where patchloop ran before', () => {
     expect(git(repo.origin, 'rev-parse', `refs/heads/${branch}^`).trim()).toBe(firstCommit);
     expect(git(repo.origin, 'show', `${branch}:src/math.js`)).toContain('Number.isNaN(b)');
     expect(gh.pulls.size).toBe(1);
+    // The existing PR is found, not created again (GitHub would answer 422, and a warning follow).
+    expect(gh.requestsTo('POST', /\/pulls$/).length - createsBefore).toBe(0);
+    expect(two.r.stdout).not.toMatch(/::warning::POST \/repos\/[^ ]+\/pulls /);
 
     // The transcript: continues on the session line, run 1's messages as recorded, the boundary, the request.
     expect(two.transcript!.session!.continues).toEqual({

@@ -37,6 +37,8 @@ export interface ActionRunOptions {
   env?: Record<string, string>;
   /** sends SIGINT once this resolves (as the runner does on cancel), SIGTERM 7.5 s later */
   cancelWhen?: Promise<unknown>;
+  /** after the cancel's SIGTERM, SIGKILL 2.5 s later, as the runner does */
+  killAfterSigterm?: boolean;
   timeoutMs?: number;
 }
 
@@ -50,6 +52,8 @@ export interface ActionRunResult {
   runnerTemp: string;
   /** a cancel was sent and the process did not end before the runner's SIGTERM became due */
   neededSigterm: boolean;
+  /** the runner's SIGKILL (killAfterSigterm) was sent: the process outlived the grace period */
+  neededSigkill: boolean;
   cleanup(): void;
 }
 
@@ -120,13 +124,24 @@ export async function runAction(o: ActionRunOptions): Promise<ActionRunResult> {
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   let neededSigterm = false;
+  let neededSigkill = false;
   let term: ReturnType<typeof setTimeout> | undefined;
+  let runnerKill: ReturnType<typeof setTimeout> | undefined;
+  const ended = () => child.exitCode !== null || child.signalCode !== null;
   void o.cancelWhen?.then(() => {
-    if (child.exitCode !== null) return;
+    if (ended()) return;
     child.kill('SIGINT');
     term = setTimeout(() => {
+      if (ended()) return;
       neededSigterm = true;
       child.kill('SIGTERM');
+      if (o.killAfterSigterm) {
+        runnerKill = setTimeout(() => {
+          if (ended()) return;
+          neededSigkill = true;
+          child.kill('SIGKILL');
+        }, 2500);
+      }
     }, 7500);
   });
   const kill = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 60_000);
@@ -135,6 +150,7 @@ export async function runAction(o: ActionRunOptions): Promise<ActionRunResult> {
   );
   clearTimeout(kill);
   if (term) clearTimeout(term);
+  if (runnerKill) clearTimeout(runnerKill);
   return {
     code,
     signal,
@@ -144,6 +160,7 @@ export async function runAction(o: ActionRunOptions): Promise<ActionRunResult> {
     stepSummary: readFileSync(summaryPath, 'utf8'),
     runnerTemp,
     neededSigterm,
+    neededSigkill,
     cleanup: () => rmSync(runnerTemp, { recursive: true, force: true }),
   };
 }

@@ -85,6 +85,38 @@ const contextLengthError = {
 };
 
 describe('compaction in a long session', () => {
+  it('compacts when Anthropic stops with model_context_window_exceeded, and never asks the model to continue', async () => {
+    const server = await serve(
+      startAnthropicServer([
+        { toolCalls: [{ id: 'toolu_c1', name: 'read_file', json: '{"path":"src/math.js"}' }] },
+        { toolCalls: [{ id: 'toolu_c2', name: 'read_file', json: '{"path":"test/math.test.js"}' }] },
+        // The context filled up while the model was writing a call: the stop reason says so.
+        {
+          text: 'Now I will read',
+          toolCalls: [{ id: 'toolu_c3', name: 'read_file', json: '{"path":"pack' }],
+          stopReason: 'model_context_window_exceeded',
+        },
+        { text: 'Read everything I needed.' },
+      ] satisfies AnthropicScript),
+    );
+    const { options, events, lines } = setup(provider('anthropic', 'claude-sonnet-5-5', server.url));
+    const result = await runAgent(options);
+    expect(result.conclusion).toBe('success');
+    expect(result.finalText).toBe('Read everything I needed.');
+    const recorded = lines();
+    const compactions = recorded.events.filter((e) => e.event === 'compaction');
+    expect(compactions.map((e) => e.reason)).toEqual(['context_length']);
+    // No "continue" of any kind: not the length stop's, and no continue message to the model.
+    expect(events.filter((e) => e.type === 'continue')).toEqual([]);
+    const fourth = JSON.stringify(server.requests[3]!.body.messages);
+    expect(fourth).not.toMatch(/continue/i);
+    expect(fourth).toContain('Earlier turns of this session were removed');
+    // The cut call got its one result, as every call does.
+    const cut = results(recorded.messages).filter((r) => r.toolCallId === 'toolu_c3');
+    expect(cut).toHaveLength(1);
+    expect(cut[0]!.isError).toBe(true);
+  });
+
   it('compacts on every context-length error of a server with no known window', async () => {
     const chat = await serve(
       startOpenAIChatServer([

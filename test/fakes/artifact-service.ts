@@ -106,6 +106,16 @@ export class FakeArtifactService {
   url = '';
   /** How long blob storage takes to answer a download (a slow store; 0 by default). */
   downloadDelayMs = 0;
+  /** A store that takes uploads but never answers them (holdUploads). */
+  private uploadsHeld = false;
+  private uploadArrived?: () => void;
+  /** Resolves when the first blob upload reaches the store. */
+  readonly uploadReached = new Promise<void>((resolve) => (this.uploadArrived = resolve));
+
+  /** Blob uploads are read and then left unanswered, as by a store that stopped responding. */
+  holdUploads(): void {
+    this.uploadsHeld = true;
+  }
 
   constructor(options: FakeArtifactServiceOptions = {}) {
     this.now = options.now ?? (() => new Date());
@@ -268,6 +278,11 @@ export class FakeArtifactService {
     if (url.pathname.startsWith(`/${ACCOUNT}/${CONTAINER}/`)) {
       if (req.method === 'GET' && this.downloadDelayMs > 0)
         await new Promise((resolve) => setTimeout(resolve, this.downloadDelayMs));
+      if (req.method === 'PUT') {
+        this.uploadArrived?.();
+        // (stop() closes the connection)
+        if (this.uploadsHeld) return;
+      }
       const reply = this.blob(req, url, body);
       log('blob', reply.status);
       res.writeHead(reply.status, reply.headers);

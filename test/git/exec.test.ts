@@ -98,3 +98,49 @@ describe('a helper that escapes the process group', () => {
     for (const pid of running(`sleep 96.${tag}`)) process.kill(Number(pid), 'SIGKILL');
   });
 });
+
+describe('stopping a git that holds a lock', () => {
+  it('sends SIGTERM first, so git removes its index.lock as it exits', async () => {
+    const { existsSync, mkdtempSync, writeFileSync } = await import('node:fs');
+    const { execFileSync } = await import('node:child_process');
+    const dir = mkdtempSync(`${tmpdir()}/pl-exec-lock-`);
+    const g = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir });
+    g('init', '-q');
+    writeFileSync(`${dir}/a.txt`, 'a\n');
+    g('add', 'a.txt');
+    g('commit', '-q', '-m', 'first');
+    writeFileSync(`${dir}/a.txt`, 'b\n');
+    // `commit -a --file=<fifo>` stages into index.lock, then blocks opening the FIFO for its message.
+    execFileSync('mkfifo', [`${dir}/message`]);
+    const controller = new AbortController();
+    const commit = runner.run(['commit', '-a', `--file=${dir}/message`], {
+      cwd: dir,
+      signal: controller.signal,
+      env: {
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@e',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@e',
+      },
+    });
+    while (!existsSync(`${dir}/.git/index.lock`)) await new Promise((res) => setTimeout(res, 10));
+    controller.abort();
+    const r = await commit;
+    expect(r.stopped).toBe(true);
+    // A SIGKILL would have left it, and the next commit in that git dir would fail on it.
+    expect(existsSync(`${dir}/.git/index.lock`)).toBe(false);
+  });
+
+  it('kills a git that ignores SIGTERM', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const r = await runner.run(['-c', `alias.stubborn=!trap '' TERM; sleep 94.${tag}`, 'stubborn'], {
+      cwd,
+      signal: controller.signal,
+    });
+    expect(r.stopped).toBe(true);
+    await new Promise((res) => setTimeout(res, 100));
+    expect(running(`sleep 94.${tag}`)).toEqual([]);
+  });
+});

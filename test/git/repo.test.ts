@@ -309,3 +309,62 @@ describe('the private git dir', () => {
     expect(check.trim().split('\n')).toHaveLength(objects.length);
   });
 });
+
+describe('recovery after a killed git', () => {
+  function sides(ours: Record<string, string>, theirs: Record<string, string>) {
+    const earlier = repo.pushToOrigin(`rec-earlier-${n}`, ours);
+    const head = repo.pushToOrigin(`rec-head-${n}`, theirs);
+    git(repo.origin, 'update-ref', '-d', `refs/heads/rec-head-${n}`);
+    return { branch: `rec-earlier-${n}`, earlier, head };
+  }
+
+  it('removes a stale lock from the private git dir before a merge, never one in the checkout’s .git', async () => {
+    const { writeFileSync, existsSync } = await import('node:fs');
+    const { branch, head } = sides({ 'ours.txt': 'ours\n' }, { 'theirs.txt': 'theirs\n' });
+    const co = new GitRepo({ dir: work, identitySource: 'local' });
+    await co.checkoutRemoteBranch(branch);
+    await co.fetchCommit(head);
+    await co.isolate();
+    // What a git killed with SIGKILL during a commit leaves, in both git dirs.
+    writeFileSync(`${co.privateGitDir}/index.lock`, '');
+    writeFileSync(`${work}/.git/index.lock`, '');
+    const result = await co.mergeCommit(head, 'merge');
+    expect(result.merged).toBe(true);
+    expect(existsSync(`${co.privateGitDir}/index.lock`)).toBe(false);
+    // The checkout's own lock may belong to another program: left alone.
+    expect(existsSync(`${work}/.git/index.lock`)).toBe(true);
+  });
+
+  it('removes a stale lock from the private git dir before a commit', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const co = new GitRepo({ dir: work, identitySource: 'local' });
+    await co.startBranch(`patchloop/lock-${n}`);
+    await co.isolate();
+    writeFileSync(`${co.privateGitDir}/index.lock`, '');
+    writeFiles(work, { 'fixed.txt': 'fixed\n' });
+    const outcome = await co.commitChanges('a commit after a killed one');
+    expect(outcome.commit?.files.map((f) => f.path)).toEqual(['fixed.txt']);
+  });
+
+  it('stops with a clear error when a failed merge cannot be undone, instead of leaving half-merged files unsaid', async () => {
+    const { chmodSync, mkdtempSync, readFileSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { branch, head } = sides({ 'src/math.js': 'ours\n' }, { 'src/math.js': 'theirs\n' });
+    // A real git, except that `merge --abort` fails as it does on a lock it cannot take.
+    const bin = mkdtempSync(`${tmpdir()}/pl-git-wrapper-`);
+    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(
+      `${bin}/git`,
+      `#!/bin/sh\nfor a in "$@"; do [ "$a" = "--abort" ] && { echo "fatal: Unable to create 'index.lock': File exists." >&2; exit 128; }; done\nexec ${real} "$@"\n`,
+    );
+    chmodSync(`${bin}/git`, 0o755);
+    const co = new GitRepo({ dir: work, identitySource: 'local', git: `${bin}/git` });
+    await co.checkoutRemoteBranch(branch);
+    await co.fetchCommit(head);
+    const failed = co.mergeCommit(head, 'merge');
+    await expect(failed).rejects.toMatchObject({ name: 'MergeRecoveryError' });
+    await expect(failed).rejects.toThrow(/could not be undone .*Unable to create 'index\.lock'.*half-merged/);
+    // (what it protects against: the conflict markers are in the work tree)
+    expect(readFileSync(`${work}/src/math.js`, 'utf8')).toContain('<<<<<<<');
+  });
+});

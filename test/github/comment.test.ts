@@ -92,6 +92,7 @@ describe('the tracking comment', () => {
       body: { message: 'Resource not accessible by integration' },
     });
     comment.update('progress');
+    const deleted = { id: comment.id, url: comment.url };
     gh.issueComments.splice(
       gh.issueComments.findIndex((c) => c.id === comment.id),
       1,
@@ -99,6 +100,15 @@ describe('the tracking comment', () => {
     expect(await comment.finish('final summary')).toBe(true);
     expect(warnings.join('\n')).toMatch(/issues: write/);
     expect(gh.commentsOn(issue.number).map((c) => c.body)).toEqual([`final summary\n\n${TRACKING_MARKER}`]);
+    // The comment now is the new one: its id and address, not the deleted one's.
+    const posted = gh.commentsOn(issue.number)[0]!;
+    expect(comment.id).toBe(posted.id);
+    expect(comment.url).toBe(posted.html_url);
+    expect(comment.id).not.toBe(deleted.id);
+    expect(comment.url).not.toBe(deleted.url);
+    // A later edit goes to the new comment.
+    expect(await comment.finish('edited again')).toBe(true);
+    expect(gh.commentsOn(issue.number).map((c) => c.body)).toEqual([`edited again\n\n${TRACKING_MARKER}`]);
   });
 
   it('explains a refused creation with the permission to add', async () => {

@@ -139,8 +139,9 @@ describe('anthropic adapter: streaming', () => {
     ['stop_sequence', 'stop'],
     ['pause_turn', 'stop'],
     ['max_tokens', 'length'],
-    ['model_context_window_exceeded', 'length'],
+    ['model_context_window_exceeded', 'error'],
     ['refusal', 'error'],
+    ['some_future_reason', 'error'],
   ])('maps stop reason %s to %s', async (wire, expected) => {
     const { provider } = await setup([{ text: 'x', stopReason: wire }]);
     const out = await collect(provider, context([user('q')]));
@@ -148,6 +149,16 @@ describe('anthropic adapter: streaming', () => {
     if (wire === 'refusal') {
       expect(out.message.errorKind).toBe('refusal');
       expect(out.message.errorMessage).toMatch(/refusal/);
+    }
+    if (wire === 'model_context_window_exceeded') {
+      // the context is full, not the output: the loop compacts on this kind
+      expect(out.message.errorKind).toBe('context_length');
+      expect(out.message.errorMessage).toContain('model_context_window_exceeded');
+    }
+    if (wire === 'some_future_reason') {
+      // an unknown reason is an error that names it, never a success
+      expect(out.message.errorKind).toBe('other');
+      expect(out.message.errorMessage).toContain('"some_future_reason"');
     }
   });
 

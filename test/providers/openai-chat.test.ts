@@ -92,11 +92,20 @@ describe('openai chat adapter: streaming', () => {
     ['stop', 'stop'],
     ['length', 'length'],
     ['content_filter', 'error'],
+    ['eos_token', 'stop'],
+    ['model_length', 'error'],
+    ['some_future_reason', 'error'],
   ])('maps finish_reason %s to %s', async (wire, expected) => {
     const { provider } = await setup([{ text: 'x', finishReason: wire }]);
     const out = await collect(provider, context([user('q')]));
     expect(out.message.stopReason).toBe(expected);
     if (wire === 'content_filter') expect(out.message.errorKind).toBe('refusal');
+    if (wire === 'model_length') expect(out.message.errorKind).toBe('context_length');
+    if (wire === 'some_future_reason') {
+      // an unknown reason is an error that names it, never a success
+      expect(out.message.errorKind).toBe('other');
+      expect(out.message.errorMessage).toContain('"some_future_reason"');
+    }
   });
 
   it('keeps reasoning_content from compatible servers as thinking and prices nothing for them', async () => {

@@ -155,12 +155,20 @@ describe('replaying a transcript the action recorded', () => {
   ].join('\n');
 
   /** Runs the calls on a checkout and writes them as the action would have recorded them. */
-  async function recordAsTheAction(calls: ToolCall[], edit: (text: string, i: number) => string = (t) => t) {
-    const checkout = freshCheckout(PRINTER);
+  async function recordAsTheAction(
+    calls: ToolCall[],
+    edit: (text: string, i: number) => string = (t) => t,
+    o: { files?: Record<string, string>; testCommand?: string } = {},
+  ) {
+    const checkout = freshCheckout(o.files ?? PRINTER);
     const outputs = mkdtempSync(join(tmpdir(), 'patchloop-replay-outputs-'));
     scratch.push(outputs);
     const registry = new ToolRegistry(
-      createWorkspaceTools({ root: checkout, testCommand: 'node print.js', artifactsDir: outputs }),
+      createWorkspaceTools({
+        root: checkout,
+        testCommand: o.testCommand ?? 'node print.js',
+        artifactsDir: outputs,
+      }),
     );
     const messages: Message[] = [{ role: 'user', content: 'Run the tests.', timestamp: 1 }];
     messages.push({
@@ -190,7 +198,7 @@ describe('replaying a transcript the action recorded', () => {
       provider: 'anthropic',
       model: 'claude-sonnet-5-5',
       workspace: RUNNER_WORKSPACE,
-      testCommand: 'node print.js',
+      testCommand: o.testCommand ?? 'node print.js',
     };
     const file = join(outputs, 'transcript.jsonl');
     const lines = [session, ...messages.map((message) => ({ type: 'message', message }))];
@@ -213,6 +221,50 @@ describe('replaying a transcript the action recorded', () => {
     const code = await replayCommand([file, '--repo', freshCheckout(PRINTER)], io);
     expect(io.out()).toMatch(/All 2 replayed call\(s\) match \(0 exactly, 2 after normalising\)\./);
     expect(code).toBe(0);
+  });
+
+  it('replays clean when only npm’s own lines differ (its banner, warnings, blank lines, so the cut counts too)', async () => {
+    // Both sides run `npm test`, which prints `> calc@1.0.0 test`, `> node print.js` and blank
+    // lines around the script. On the runner, npm also warned about its log folder (the command's
+    // user may not write HOME): five more lines, so the cut notice counted 3009 lines, not 3004.
+    const files = {
+      ...PRINTER,
+      'package.json': '{ "name": "calc", "version": "1.0.0", "scripts": { "test": "node print.js" } }\n',
+    };
+    const NPM_WARNINGS = [
+      "npm warn logfile could not create logs-dir: Error: EACCES: permission denied, mkdir '/home/runner/.npm'",
+      'npm warn logfile error creating log file',
+      '',
+      'npm warn cache could not create cache dir',
+      '',
+    ].join('\n');
+    const calls: ToolCall[] = [
+      { type: 'toolCall', id: 'toolu_1', name: 'run_tests', input: {} },
+      { type: 'toolCall', id: 'toolu_2', name: 'run_tests', input: { args: '-- --big' } },
+    ];
+    const { file, messages } = await recordAsTheAction(
+      calls,
+      (t) =>
+        t
+          .replace(/^(Exit code 0 \([^)]*\)\.)\n/m, `$1\n${NPM_WARNINGS}\n`)
+          .replace(/ of (\d+) lines \(/, (_m, n: string) => ` of ${Number(n) + 5} lines (`),
+      { files, testCommand: 'npm test' },
+    );
+    const recorded = messages.filter((m) => m.role === 'toolResult').map((m) => textOf(m.content));
+    expect(recorded[0]).toContain('> calc@1.0.0 test');
+    expect(recorded[1]).toMatch(/showing the last 2000 lines of 3009 lines/);
+
+    const io = captureIO();
+    const code = await replayCommand([file, '--repo', freshCheckout(files)], io);
+    expect(io.out()).toMatch(/All 2 replayed call\(s\) match \(0 exactly, 2 after normalising\)\./);
+    expect(code).toBe(0);
+
+    // What the tests themselves print still counts.
+    const ctx = { workspaces: [], tmpdirs: [], commandOutput: true };
+    const changed = recorded[0]!.replace('ok 1 - adds', 'not ok 1 - adds');
+    expect(
+      compareResults({ isError: false, text: recorded[0]! }, { isError: false, text: changed }, ctx),
+    ).toBe('differ');
   });
 
   it('shows a differing long line in full on both sides', async () => {
