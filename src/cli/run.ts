@@ -19,7 +19,7 @@ import {
   type SessionLine,
 } from '../protocol/transcript.js';
 import type { Message } from '../protocol/types.js';
-import { preloadProvider } from '../providers/index.js';
+import { cloudSecrets, preloadProvider } from '../providers/index.js';
 import { PROVIDER_NAMES, type ProviderName } from '../providers/types.js';
 import { renderSummaryText, toolLogFromMessages } from '../report/summary.js';
 import { createWorkspaceTools } from '../tools/index.js';
@@ -42,7 +42,8 @@ Options:
   --provider P            ${PROVIDER_NAMES.join(', ')} (default: anthropic)
   --model M               model id (default: the provider's default)
   --base-url U            provider base URL (proxies, gateways, local servers)
-  --api-key K             provider key (default: ANTHROPIC_API_KEY / OPENAI_API_KEY / GEMINI_API_KEY)
+  --api-key K             provider key (default: ANTHROPIC_API_KEY / OPENAI_API_KEY / GEMINI_API_KEY;
+                          the clouds read AWS_*, GOOGLE_APPLICATION_CREDENTIALS, AZURE_OPENAI_*)
   --fallback-model P:M    continue on this model when the primary fails after its retries
   --max-turns N           assistant turns (default: 40)
   --max-cost-usd X        stop before the estimated cost passes X
@@ -167,7 +168,11 @@ export const runCommand: CliCommand = async (argv, io) => {
   const transcriptPath = flags.transcript
     ? resolve(io.cwd, flags.transcript)
     : join(tmpdir(), 'patchloop', id, 'transcript.jsonl');
-  const redact = createRedactor([...(flags['api-key'] ? [flags['api-key']] : []), ...secretsFromEnv(io.env)]);
+  const redact = createRedactor([
+    ...(flags['api-key'] ? [flags['api-key']] : []),
+    ...secretsFromEnv(io.env),
+    ...cloudSecrets(io.env),
+  ]);
   const transcript = openTranscript(transcriptPath, checkout.root, redact, io);
 
   const recorded = model.recordedSession?.testCommand ?? earlier?.session.testCommand;

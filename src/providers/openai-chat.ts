@@ -128,9 +128,26 @@ function mapFinishReason(reason: string | null): { stop: StopReason; error?: str
   }
 }
 
+/** A Chat Completions adapter on a client someone built (OpenAI's, a compatible server's, Azure's). */
+export interface OpenAIChatSpec {
+  /** provider name as in the `provider` input */
+  name: string;
+  model: string;
+  client: OpenAI;
+  /** The meter whose fetch the client was given, and the notices its logger writes to. */
+  meter: ByteMeter;
+  notices: SdkNotices;
+  /** Credentials that must never appear in a message. */
+  secrets: string[];
+  /** An OpenAI-compatible server: unknown price, the output limit sent as `max_tokens`. */
+  compatible?: boolean;
+  retry?: Partial<RetryPolicy>;
+  hints?: FailureHints;
+  now?: () => number;
+}
+
 export function createOpenAIChatProvider(config: OpenAIChatConfig): Provider {
   const name = config.name ?? 'openai';
-  const compatible = name === 'openai-compatible';
   const notices = new SdkNotices('openai');
   const meter = new ByteMeter();
   const client = new OpenAI({
@@ -141,6 +158,23 @@ export function createOpenAIChatProvider(config: OpenAIChatConfig): Provider {
     maxRetries: 0,
     fetch: meter.fetch,
   });
+  return createChatCompletionsProvider({
+    name,
+    model: config.model,
+    client,
+    meter,
+    notices,
+    secrets: [config.apiKey],
+    compatible: name === 'openai-compatible',
+    ...(config.retry ? { retry: config.retry } : {}),
+    ...(config.hints ? { hints: config.hints } : {}),
+    ...(config.now ? { now: config.now } : {}),
+  });
+}
+
+export function createChatCompletionsProvider(config: OpenAIChatSpec): Provider {
+  const { name, client, meter, notices } = config;
+  const compatible = config.compatible === true;
 
   function request(
     ctx: Context,
@@ -268,7 +302,7 @@ export function createOpenAIChatProvider(config: OpenAIChatConfig): Provider {
       idPolicy: OPENAI_CHAT_ID_POLICY,
       attempt,
       priced: !compatible,
-      secrets: [config.apiKey],
+      secrets: config.secrets,
       meter,
       ...(config.hints ? { hints: config.hints } : {}),
       ...(config.now ? { now: config.now } : {}),
