@@ -224,6 +224,8 @@ export interface AttackOptions {
   /** same-repo-pr: the head of an existing `feature/div` branch, reused instead of pushing `head` */
   headSha?: string;
   timeoutMs?: number;
+  /** A model server already started (a cloud's fake, serving `turns` itself), and its base URL. */
+  model?: { server: FakeProviderServer; baseUrl: string };
 }
 
 export interface AttackRun {
@@ -315,7 +317,7 @@ export async function attack(o: AttackOptions): Promise<AttackRun> {
   const { fixture: f, secrets } = o;
   const gh = await startFakeGitHub({ tokens: { [secrets.githubToken]: ACTIONS_BOT } });
   gh.setPermission('alice', 'write');
-  const model = await startAnthropicServer(o.turns);
+  const model = o.model?.server ?? (await startAnthropicServer(o.turns));
   const event = o.event ?? 'fork-pr';
   let number: number;
   let payload: unknown;
@@ -373,7 +375,7 @@ export async function attack(o: AttackOptions): Promise<AttackRun> {
     inputs: {
       'github-token': secrets.githubToken,
       'api-key': secrets.providerKey,
-      'base-url': model.url,
+      'base-url': o.model?.baseUrl ?? model.url,
       ...o.inputs,
     },
     env: {
