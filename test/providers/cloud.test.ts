@@ -461,3 +461,106 @@ describe('cloud model ids and secrets', () => {
     expect(msgs[2]!.content.find((c) => c.type === 'tool_result')!.tool_use_id).toBe(id);
   });
 });
+
+describe('the clouds behave as the direct APIs', () => {
+  it('Bedrock: the five stop reasons map as for the direct API; an image goes as an image block', async () => {
+    const png =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    const server = await startBedrockServer([
+      { text: 'cut', stopReason: 'max_tokens' },
+      { text: 'no', stopReason: 'refusal' },
+      { text: 'done', stopReason: 'end_turn' },
+    ]);
+    closers.push(() => server.close());
+    const provider = createProvider({
+      provider: 'anthropic-bedrock',
+      env: awsEnv(server.url),
+      retry: FAST_RETRY,
+    });
+    const withImage = context([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'see' },
+          { type: 'image', mimeType: 'image/png', data: png },
+        ],
+        timestamp: 1,
+      },
+    ]);
+    expect((await collect(provider, withImage)).message.stopReason).toBe('length');
+    const refused = (await collect(provider, context([user('x')]))).message;
+    expect(refused.stopReason).toBe('error');
+    expect(refused.errorMessage).toMatch(/declined/);
+    expect((await collect(provider, context([user('y')]))).message.stopReason).toBe('stop');
+    const sent = JSON.stringify(server.requests[0]!.body.messages);
+    expect(sent).toContain('"type":"image"');
+    expect(sent).toContain(png);
+  });
+
+  it('a model not enabled in the account and a spent quota: hints naming the console setting', async () => {
+    const server = await startBedrockServer([
+      {
+        http: {
+          status: 403,
+          type: 'AccessDeniedException',
+          message: "You don't have access to the model with the specified model ID.",
+        },
+      },
+      {
+        http: {
+          status: 429,
+          type: 'ThrottlingException',
+          message: 'Too many tokens, please wait before trying again.',
+        },
+      },
+    ]);
+    closers.push(() => server.close());
+    const provider = createProvider({
+      provider: 'anthropic-bedrock',
+      env: awsEnv(server.url),
+      retry: { ...FAST_RETRY, maxRetries: 0 },
+    });
+    const denied = (await collect(provider, context([user('a')]))).message.errorMessage;
+    expect(denied).toMatch(/enable it in the Amazon Bedrock console \(Model access\) for that region/);
+    const throttled = (await collect(provider, context([user('b')]))).message.errorMessage;
+    expect(throttled).toMatch(/Service Quotas \(Amazon Bedrock\)/);
+
+    const vertex = await startVertexServer({
+      gemini: [
+        {
+          status: 429,
+          body: {
+            error: {
+              code: 429,
+              message:
+                'Quota exceeded for aiplatform.googleapis.com/generate_content_requests_per_minute_per_project_per_base_model',
+              status: 'RESOURCE_EXHAUSTED',
+            },
+          },
+        },
+      ],
+    });
+    closers.push(() => vertex.close());
+    const env = {
+      GOOGLE_APPLICATION_CREDENTIALS: vertex.credentialsFile(tempDir()),
+      GOOGLE_CLOUD_PROJECT: vertex.project,
+      GOOGLE_CLOUD_LOCATION: vertex.location,
+      GOOGLE_VERTEX_BASE_URL: vertex.url,
+    };
+    const gemini = createProvider({
+      provider: 'google-vertex',
+      env,
+      retry: { ...FAST_RETRY, maxRetries: 0 },
+    });
+    const quota = (await collect(gemini, context([user('c')]))).message.errorMessage;
+    expect(quota).toMatch(/Vertex AI's quota .*\(IAM & Admin, Quotas\)/);
+  });
+
+  it('a cloud may be the fallback-model of another, with a colon in its model id', () => {
+    expect(parseFallbackSpec('anthropic-bedrock:global.anthropic.claude-sonnet-5-5-v1:0')).toEqual({
+      provider: 'anthropic-bedrock',
+      model: 'global.anthropic.claude-sonnet-5-5-v1:0',
+    });
+    expect(parseFallbackSpec('azure-openai:my-deployment').provider).toBe('azure-openai');
+  });
+});
