@@ -1,4 +1,4 @@
-import { chmodSync, fstatSync, openSync, readFileSync, closeSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -107,10 +107,12 @@ function googleSecrets(json: Record<string, unknown>): string[] {
  * into the workspace) stays out of the model's and the commands' reach even if it was 0644.
  */
 function readCredentialsFile(path: string): string {
-  const fd = openSync(path, 'r');
+  // Non-blocking: a FIFO in its place must not hold the start-up.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new Error('not a regular file');
+    if (st.size > 1024 * 1024) throw new Error('larger than a credentials file');
     if ((st.mode & 0o007) !== 0) {
       try {
         chmodSync(path, st.mode & 0o770);

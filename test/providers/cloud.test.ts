@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -562,5 +563,31 @@ describe('the clouds behave as the direct APIs', () => {
       model: 'global.anthropic.claude-sonnet-5-5-v1:0',
     });
     expect(parseFallbackSpec('azure-openai:my-deployment').provider).toBe('azure-openai');
+  });
+});
+
+describe('reading the Google credentials file', () => {
+  it('a FIFO in its place does not hold the start, and a file that is not JSON is not quoted', async () => {
+    const dir = tempDir();
+    const fifo = join(dir, 'gha-creds-fifo.json');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const env = { GOOGLE_APPLICATION_CREDENTIALS: fifo, GOOGLE_CLOUD_PROJECT: 'p' };
+    expect(() => createProvider({ provider: 'google-vertex', env })).toThrow(/not a regular file/);
+    expect(cloudSecrets(env)).toEqual([]);
+    const broken = join(dir, 'gha-creds-broken.json');
+    writeFileSync(broken, '{"private_key": "-----BEGIN PRIVATE KEY-----SECRETSECRETSECRET', { mode: 0o600 });
+    let message = '';
+    try {
+      createProvider({
+        provider: 'anthropic-vertex',
+        env: { ...env, GOOGLE_APPLICATION_CREDENTIALS: broken },
+      });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(
+      /Cannot read the Google credentials file .* \(not valid JSON\): check the google-github-actions\/auth step/,
+    );
+    expect(message).not.toContain('SECRETSECRET');
   });
 });
