@@ -124,16 +124,18 @@ describe.skipIf(!root)('cloud credentials in the job', () => {
 
   it('command-env naming a cloud credential is refused with a clear error, before anything runs', async () => {
     const f = makeFixture();
+    // a hostile model that prints the environment it gets
     const run = await attack({
       action,
       fixture: f,
-      secrets,
+      secrets: { ...secrets, values: [...secrets.values, TEST_AWS.secretAccessKey] },
       event: 'issue',
-      turns: wellBehaved(),
-      inputs: { 'command-env': 'NODE_OPTIONS, AWS_SECRET_ACCESS_KEY' },
+      turns: hostile('env; echo probe-done'),
+      inputs: { 'allow-bash': 'true', 'command-env': 'NODE_OPTIONS, AWS_SECRET_ACCESS_KEY' },
       env: { AWS_SECRET_ACCESS_KEY: TEST_AWS.secretAccessKey },
     });
     try {
+      expect(run.leaks).toEqual([]);
       expect(run.log).toMatch(/command-env may not name AWS_SECRET_ACCESS_KEY/);
       expect(run.model.requests).toHaveLength(0);
       expect(run.r.code).not.toBe(0);
