@@ -50,25 +50,30 @@ export interface AwsCredentials {
   sessionToken?: string;
 }
 
-export function readAwsCredentials(env: NodeJS.ProcessEnv, surface: Surface): AwsCredentials {
+/** The region Bedrock is asked in (a Bedrock API key needs it too). */
+export function readAwsRegion(env: NodeJS.ProcessEnv, surface: Surface): string {
   const region = firstSet(env, ['AWS_REGION', 'AWS_DEFAULT_REGION']);
+  if (!region) {
+    throw new Error(
+      `No AWS region for the anthropic-bedrock provider: ${surface === 'cli' ? 'export AWS_REGION' : 'set aws-region on the aws-actions/configure-aws-credentials step (it sets AWS_REGION)'}, a region where the model is enabled in the Bedrock console.`,
+    );
+  }
+  return region;
+}
+
+export function readAwsCredentials(env: NodeJS.ProcessEnv, surface: Surface): AwsCredentials {
   const accessKeyId = env.AWS_ACCESS_KEY_ID?.trim();
   const secretAccessKey = env.AWS_SECRET_ACCESS_KEY?.trim();
-  const action = 'aws-actions/configure-aws-credentials';
   if (!accessKeyId || !secretAccessKey) {
     const cli =
       surface === 'cli'
         ? ' (after `aws sso login`: eval "$(aws configure export-credentials --format env)")'
         : '';
     throw new Error(
-      `No AWS credentials for the anthropic-bedrock provider: ${where(surface, 'AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN', action)}${cli}.`,
+      `No AWS credentials for the anthropic-bedrock provider: ${where(surface, 'AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN', 'aws-actions/configure-aws-credentials')}${cli}.`,
     );
   }
-  if (!region) {
-    throw new Error(
-      `No AWS region for the anthropic-bedrock provider: ${surface === 'cli' ? 'export AWS_REGION' : `set aws-region on the ${action} step (it sets AWS_REGION)`}, a region where the model is enabled in the Bedrock console.`,
-    );
-  }
+  const region = readAwsRegion(env, surface);
   const sessionToken = env.AWS_SESSION_TOKEN?.trim();
   return { region, accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
 }

@@ -2,6 +2,7 @@ import { emptyUsage } from '../protocol/types.js';
 import { capabilitiesOf } from './capabilities.js';
 import {
   readAwsCredentials,
+  readAwsRegion,
   readAzureCredentials,
   readGoogleCredentials,
   type Surface,
@@ -161,7 +162,7 @@ function createCloudProvider(
     case 'anthropic-bedrock': {
       const key = apiKey ?? env.AWS_BEARER_TOKEN_BEDROCK?.trim();
       const aws = key
-        ? { ...awsRegionOnly(env, surface), accessKeyId: '', secretAccessKey: '' }
+        ? { region: readAwsRegion(env, surface), accessKeyId: '', secretAccessKey: '' }
         : readAwsCredentials(env, surface);
       hints.region = aws.region;
       return lazyProvider(name, model, async () =>
@@ -194,15 +195,6 @@ function createCloudProvider(
       );
     }
   }
-}
-
-function awsRegionOnly(env: NodeJS.ProcessEnv, surface: Surface): { region: string } {
-  const region = firstSet(env, ['AWS_REGION', 'AWS_DEFAULT_REGION']);
-  if (!region)
-    throw new Error(
-      `No AWS region for the anthropic-bedrock provider: ${surface === 'cli' ? 'export AWS_REGION' : 'set AWS_REGION in the workflow'}, a region where the model is enabled in the Bedrock console.`,
-    );
-  return { region };
 }
 
 // Each adapter with its SDK is a chunk of its own, loaded on first use.

@@ -591,3 +591,28 @@ describe('reading the Google credentials file', () => {
     expect(message).not.toContain('SECRETSECRET');
   });
 });
+
+describe('a Bedrock API key', () => {
+  it('as the api-key input (or AWS_BEARER_TOKEN_BEDROCK): a bearer instead of SigV4, the region still named', async () => {
+    const key = 'ABSKQmVkcm9ja0FQSUtleS1mYWtlLXRlc3Qta2V5LTAxMjM0NTY3ODk=';
+    const server = await startBedrockServer([{ text: 'ok' }, { text: 'ok' }], TEST_AWS, key);
+    closers.push(() => server.close());
+    const env = { AWS_REGION: TEST_AWS.region, ANTHROPIC_BEDROCK_BASE_URL: server.url };
+    for (const provider of [
+      createProvider({ provider: 'anthropic-bedrock', apiKey: key, env, retry: FAST_RETRY }),
+      createProvider({
+        provider: 'anthropic-bedrock',
+        env: { ...env, AWS_BEARER_TOKEN_BEDROCK: key },
+        retry: FAST_RETRY,
+      }),
+    ]) {
+      expect((await collect(provider, context([user('hi')]))).message.content).toEqual([
+        { type: 'text', text: 'ok' },
+      ]);
+    }
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${key}`, `Bearer ${key}`]);
+    expect(() => createProvider({ provider: 'anthropic-bedrock', apiKey: key, env: {} })).toThrow(
+      /No AWS region/,
+    );
+  });
+});
