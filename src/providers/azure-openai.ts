@@ -47,6 +47,8 @@ export function createAzureOpenAIProvider(config: AzureOpenAIConfig): Provider {
     meter,
     notices,
     secrets: [azure.apiKey ?? '', token ?? ''].filter(Boolean),
+    // A deployment named otherwise than its model is priced as the model it serves.
+    priceByServedModel: true,
     ...(config.retry ? { retry: config.retry } : {}),
     ...(config.hints ? { hints: config.hints } : {}),
   });

@@ -6,6 +6,7 @@ import { wireInput } from './convert.js';
 import { classifyError, streamCutFailure } from './errors.js';
 import type { FailureHints } from './hints.js';
 import { OPENAI_CHAT_ID_POLICY } from './ids.js';
+import { lookupModel } from './pricing.js';
 import { ByteMeter } from './metered-fetch.js';
 import { bodyChunks } from './node-fetch.js';
 import { SdkNotices } from './sdk-notices.js';
@@ -141,6 +142,8 @@ export interface OpenAIChatSpec {
   secrets: string[];
   /** An OpenAI-compatible server: unknown price, the output limit sent as `max_tokens`. */
   compatible?: boolean;
+  /** Price by the model the stream names (Azure: `model` is a deployment's name). */
+  priceByServedModel?: boolean;
   retry?: Partial<RetryPolicy>;
   hints?: FailureHints;
   now?: () => number;
@@ -175,6 +178,8 @@ export function createOpenAIChatProvider(config: OpenAIChatConfig): Provider {
 export function createChatCompletionsProvider(config: OpenAIChatSpec): Provider {
   const { name, client, meter, notices } = config;
   const compatible = config.compatible === true;
+  // The model the last stream said it was (Azure names the model behind a deployment).
+  let served: string | undefined;
 
   function request(
     ctx: Context,
@@ -240,6 +245,7 @@ export function createChatCompletionsProvider(config: OpenAIChatSpec): Provider 
             failure = new OpenAI.APIError(undefined, chunk.error as object, undefined, response.headers);
             break;
           }
+          if (typeof chunk.model === 'string' && chunk.model) served = chunk.model;
           const u = chunk.usage;
           if (u) {
             const cached = u.prompt_tokens_details?.cached_tokens ?? 0;
@@ -302,6 +308,9 @@ export function createChatCompletionsProvider(config: OpenAIChatSpec): Provider 
       idPolicy: OPENAI_CHAT_ID_POLICY,
       attempt,
       priced: !compatible,
+      ...(config.priceByServedModel
+        ? { pricedAs: () => (lookupModel(config.model) || !served ? undefined : served) }
+        : {}),
       secrets: config.secrets,
       meter,
       ...(config.hints ? { hints: config.hints } : {}),

@@ -616,3 +616,18 @@ describe('a Bedrock API key', () => {
     );
   });
 });
+
+describe('an Azure deployment named otherwise than its model', () => {
+  it('is priced as the model the stream names', async () => {
+    const server = await startAzureServer(
+      [{ text: 'ok', model: 'gpt-4o-2024-08-06', usage: { prompt: 1000, completion: 100 } }],
+      { deployments: ['team-chat'] },
+    );
+    closers.push(() => server.close());
+    const env = { AZURE_OPENAI_ENDPOINT: server.url, AZURE_OPENAI_API_KEY: TEST_AZURE_KEY };
+    const provider = createProvider({ provider: 'azure-openai', model: 'team-chat', env, retry: FAST_RETRY });
+    const out = await collect(provider, context([user('hi')]));
+    expect(out.message.model).toBe('team-chat');
+    expect(out.message.usage.costUsd).toBeCloseTo((1000 * 2.5 + 100 * 10) / 1e6, 12);
+  });
+});
