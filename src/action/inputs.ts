@@ -1,8 +1,8 @@
 // The action's inputs (CONTRACT §2), read and checked before anything else happens.
 import { isPermissionLevel, type PermissionLevel } from '../github/permission.js';
 import { parseCommandNetwork, type CommandNetwork } from '../sandbox/network.js';
-import { isProviderName, parseFallbackSpec } from '../providers/index.js';
-import type { ProviderName } from '../providers/types.js';
+import { CLOUD_CREDENTIAL_VARIABLES, isProviderName, parseFallbackSpec } from '../providers/index.js';
+import { PROVIDER_NAMES, type ProviderName } from '../providers/types.js';
 import { parseMcpConfig } from '../tools/mcp/config.js';
 
 export interface ActionInputs {
@@ -120,9 +120,7 @@ export function readInputs(read: InputReader): ActionInputs {
 
   const provider = get('provider');
   if (!isProviderName(provider)) {
-    throw new InputError(
-      `Input provider must be one of anthropic, openai, openai-responses, google, openai-compatible; got "${provider}".`,
-    );
+    throw new InputError(`Input provider must be one of ${PROVIDER_NAMES.join(', ')}; got "${provider}".`);
   }
   const required = get('required-permission').toLowerCase();
   if (!isPermissionLevel(required)) {
@@ -148,6 +146,13 @@ export function readInputs(read: InputReader): ActionInputs {
   if (badName !== undefined)
     throw new InputError(
       `Input command-env lists names of environment variables (comma- or newline-separated); "${badName}" is not one.`,
+    );
+  const credential = commandEnv.find((name) =>
+    (CLOUD_CREDENTIAL_VARIABLES as readonly string[]).includes(name),
+  );
+  if (credential !== undefined)
+    throw new InputError(
+      `Input command-env may not name ${credential}: it holds a cloud credential (or how to get one), which patchloop never gives to commands. Remove it from command-env.`,
     );
   const phrase = get('trigger-phrase');
   const mode = get('mode').toLowerCase();

@@ -23,7 +23,7 @@ import { checkPermission } from '../github/permission.js';
 import { acknowledge } from '../github/reaction.js';
 import { ACTIONS_BOT_LOGIN } from '../github/trigger.js';
 import { createRedactor, MIN_SECRET_LENGTH, secretsFromEnv } from '../protocol/redact.js';
-import { capabilitiesOf, preloadProvider, PROVIDER_ENV } from '../providers/index.js';
+import { capabilitiesOf, cloudSecrets, preloadProvider, PROVIDER_ENV } from '../providers/index.js';
 import { probeMachine, startSandbox, type SandboxSetup } from '../sandbox/index.js';
 import { BranchPrefetch, followUpPlan } from './follow-up.js';
 import { InputError, readInputs, type ActionInputs } from './inputs.js';
@@ -212,7 +212,13 @@ function fail(message: string): StartUp {
 
 /** Registers every secret with the runner (so its log masks them) and returns them for the redactor. */
 function maskSecrets(inputs: ActionInputs, env: NodeJS.ProcessEnv): string[] {
-  const values = new Set<string>([inputs.githubToken, inputs.apiKey, ...secretsFromEnv(env)]);
+  const values = new Set<string>([
+    inputs.githubToken,
+    inputs.apiKey,
+    ...secretsFromEnv(env),
+    // the clouds' credentials, the secret fields of the Google credentials file among them
+    ...cloudSecrets(env),
+  ]);
   // an inline mcp-config's env and header values (it was checked with the other inputs)
   if (inputs.mcpConfig.startsWith('{'))
     for (const v of mcpSecrets(parseMcpConfig(inputs.mcpConfig))) values.add(v);

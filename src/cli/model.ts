@@ -40,6 +40,7 @@ export function loadModel(f: ModelFlags, cwd: string, env: NodeJS.ProcessEnv): C
       baseUrl: f.baseUrl,
       ...(f.fallback ? { fallback: parseFallbackSpec(f.fallback) } : {}),
       env,
+      surface: 'cli',
     });
     return { provider };
   } catch (err) {

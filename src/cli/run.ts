@@ -19,7 +19,7 @@ import {
   type SessionLine,
 } from '../protocol/transcript.js';
 import type { Message } from '../protocol/types.js';
-import { preloadProvider } from '../providers/index.js';
+import { cloudSecrets, preloadProvider } from '../providers/index.js';
 import { PROVIDER_NAMES, type ProviderName } from '../providers/types.js';
 import { renderSummaryText, toolLogFromMessages } from '../report/summary.js';
 import { createWorkspaceTools } from '../tools/index.js';
@@ -45,7 +45,8 @@ Options:
   --provider P            ${PROVIDER_NAMES.join(', ')} (default: anthropic)
   --model M               model id (default: the provider's default)
   --base-url U            provider base URL (proxies, gateways, local servers)
-  --api-key K             provider key (default: ANTHROPIC_API_KEY / OPENAI_API_KEY / GEMINI_API_KEY)
+  --api-key K             provider key (default: ANTHROPIC_API_KEY / OPENAI_API_KEY / GEMINI_API_KEY;
+                          the clouds read AWS_*, GOOGLE_APPLICATION_CREDENTIALS, AZURE_OPENAI_*)
   --fallback-model P:M    continue on this model when the primary fails after its retries
   --max-turns N           assistant turns (default: 40)
   --max-cost-usd X        stop before the estimated cost passes X
@@ -188,6 +189,7 @@ export const runCommand: CliCommand = async (argv, io) => {
     ...(flags['api-key'] ? [flags['api-key']] : []),
     ...secretsFromEnv(io.env),
     ...(mcpServers ? mcpSecrets(mcpServers) : []),
+    ...cloudSecrets(io.env),
   ]);
   const transcript = openTranscript(transcriptPath, checkout.root, redact, io);
 

@@ -250,6 +250,27 @@ interface TurnState {
   stopped: boolean;
 }
 
+/** What the Messages stream code needs of a client: the direct API's, Bedrock's or Vertex's. */
+export interface MessagesClient {
+  messages: Pick<Anthropic['messages'], 'create'>;
+}
+
+/** A Messages API adapter on a client someone built (the direct API, Bedrock, Vertex). */
+export interface AnthropicMessagesSpec {
+  /** provider name as in the `provider` input */
+  name: string;
+  model: string;
+  client: MessagesClient;
+  /** The meter whose fetch the client was given, and the notices its logger writes to. */
+  meter: ByteMeter;
+  notices: SdkNotices;
+  /** Credentials that must never appear in a message. */
+  secrets: string[];
+  retry?: Partial<RetryPolicy>;
+  hints?: FailureHints;
+  now?: () => number;
+}
+
 export function createAnthropicProvider(config: AnthropicConfig): Provider {
   const notices = new SdkNotices('@anthropic-ai/sdk');
   const meter = new ByteMeter();
@@ -261,7 +282,22 @@ export function createAnthropicProvider(config: AnthropicConfig): Provider {
     maxRetries: 0,
     fetch: meter.fetch,
   });
-  const maxOutput = capabilitiesOf('anthropic', config.model).maxOutputTokens ?? DEFAULT_MAX_TOKENS;
+  return createAnthropicMessagesProvider({
+    name: 'anthropic',
+    model: config.model,
+    client,
+    meter,
+    notices,
+    secrets: [config.apiKey],
+    ...(config.retry ? { retry: config.retry } : {}),
+    ...(config.hints ? { hints: config.hints } : {}),
+    ...(config.now ? { now: config.now } : {}),
+  });
+}
+
+export function createAnthropicMessagesProvider(config: AnthropicMessagesSpec): Provider {
+  const { client, meter, notices } = config;
+  const maxOutput = capabilitiesOf(config.name, config.model).maxOutputTokens ?? DEFAULT_MAX_TOKENS;
 
   function request(ctx: Context, maxTokens: number | undefined): Anthropic.MessageCreateParamsStreaming {
     return {
@@ -413,14 +449,14 @@ export function createAnthropicProvider(config: AnthropicConfig): Provider {
 
   return createAdapterProvider(
     {
-      name: 'anthropic',
+      name: config.name,
       model: config.model,
       idPolicy: ANTHROPIC_ID_POLICY,
       // Signed thinking is bound to the model that wrote it (Claude Sonnet 5.5 rejects others').
       prepare: (messages) =>
-        foreignThinkingAsText(messages, (m) => m.provider === 'anthropic' && m.model === config.model),
+        foreignThinkingAsText(messages, (m) => m.provider === config.name && m.model === config.model),
       attempt,
-      secrets: [config.apiKey],
+      secrets: config.secrets,
       meter,
       ...(config.hints ? { hints: config.hints } : {}),
       ...(config.now ? { now: config.now } : {}),

@@ -65,6 +65,11 @@ export interface AdapterSpec {
   attempt(context: Context, signal: AbortSignal, options: AttemptOptions): AsyncIterable<AttemptEvent>;
   /** Whether the price table applies (false for OpenAI-compatible servers: unknown price). */
   priced?: boolean;
+  /**
+   * The model id to price by, when `model` names something else (an Azure deployment): called
+   * after each attempt; undefined keeps `model`.
+   */
+  pricedAs?(): string | undefined;
   /** Strings that must never appear in an error message (the API key). */
   secrets?: string[];
   /** The meter on the SDK's fetch: idle time is measured on the bytes it sees. */
@@ -123,7 +128,7 @@ export function createAdapterProvider(spec: AdapterSpec, retry?: Partial<RetryPo
   const price = (m: AssistantMessage): AssistantMessage =>
     spec.priced === false
       ? { ...m, usage: withoutCost(m.usage) }
-      : { ...m, usage: priceUsage(spec.model, m.usage) };
+      : { ...m, usage: priceUsage(spec.pricedAs?.() ?? spec.model, m.usage) };
 
   async function* stream(context: Context, options?: StreamOptions): AsyncGenerator<AssistantEvent> {
     const signal = options?.signal ?? NEVER;

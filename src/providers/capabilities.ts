@@ -1,4 +1,4 @@
-import { lookupModel } from './pricing.js';
+import { canonicalModelId, lookupModel } from './pricing.js';
 
 /**
  * What a model can take and needs, in one place: the adapters, the harness and the loop read it
@@ -46,9 +46,13 @@ const GEMINI_IMAGES: ImageLimits = {
   mimeTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif'],
 };
 
-function modelId(model: string): string {
-  return model.trim().toLowerCase().replace(/^.*\//, '');
-}
+// The clouds serve the same models through the same wire formats.
+const FAMILY: Readonly<Record<string, string>> = {
+  'anthropic-bedrock': 'anthropic',
+  'anthropic-vertex': 'anthropic',
+  'google-vertex': 'google',
+  'azure-openai': 'openai',
+};
 
 function geminiVersion(id: string): number | undefined {
   const m = /^gemini-(\d+)(?:\.(\d+))?/.exec(id);
@@ -57,13 +61,13 @@ function geminiVersion(id: string): number | undefined {
 
 /** The capabilities of `model` as served by `provider` (a provider name as in the inputs). */
 export function capabilitiesOf(provider: string, model: string): Capabilities {
-  const id = modelId(model);
+  const id = canonicalModelId(model);
   const info = lookupModel(model);
   const known = {
     ...(info?.contextWindow !== undefined ? { contextWindow: info.contextWindow } : {}),
     ...(info?.maxOutputTokens !== undefined ? { maxOutputTokens: info.maxOutputTokens } : {}),
   };
-  switch (provider) {
+  switch (FAMILY[provider] ?? provider) {
     case 'anthropic':
       return { images: ANTHROPIC_IMAGES, reasoning: /^claude-/.test(id), signatures: false, ...known };
     case 'openai':

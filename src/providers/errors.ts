@@ -188,6 +188,8 @@ export function classifyError(err: unknown, now = Date.now()): AttemptFailure {
   const detail = `${own} ${message} ${type ?? ''} ${code ?? ''}`;
 
   if (/AbortError/.test(name)) return { kind: 'other', retryable: false, message: 'Request aborted.' };
+  const credential = credentialFailure(err);
+  if (credential) return credential;
 
   if (status !== undefined) {
     let kind = kindFromStatus(status);
@@ -244,6 +246,34 @@ function networkMessage(err: unknown, message: string): string {
   }
   const said = inner && inner !== err && inner.message ? inner.message : message;
   return `Connection failed: ${said.replace(/[.\s]+$/, '')}.`;
+}
+
+/**
+ * A short-lived cloud credential that could not be turned into an access token (Google's token
+ * exchange answering 400 invalid_grant for an expired ID token, 401 from the token endpoint). The
+ * Vertex SDK wraps it in a connection error ("Failed to acquire Google OAuth credentials."), which
+ * would be retried; asking again with the same expired credential only repeats the refusal.
+ */
+function credentialFailure(err: unknown): AttemptFailure | undefined {
+  let cur: unknown = err;
+  for (let depth = 0; cur instanceof Error && depth < 5; depth++, cur = cur.cause) {
+    const e = cur as { name?: string; status?: unknown; response?: { status?: unknown } };
+    const status = typeof e.status === 'number' ? e.status : e.response?.status;
+    const oauth = /invalid_grant|invalid_client|unauthorized_client|invalid_token|Error code invalid_/i.test(
+      cur.message,
+    );
+    const tokenEndpoint =
+      e.name === 'GaxiosError' && typeof status === 'number' && status >= 400 && status < 500;
+    if (oauth || tokenEndpoint) {
+      return {
+        kind: 'auth',
+        retryable: false,
+        ...(typeof status === 'number' ? { status } : {}),
+        message: `The cloud credentials could not be exchanged for an access token: ${cur.message.split('\n')[0]}`,
+      };
+    }
+  }
+  return undefined;
 }
 
 /** A failure for a stream that ended before the provider said it was complete. */

@@ -84,7 +84,11 @@ function modelParts(m: AssistantMessage, own: boolean, model: string): Part[] {
 }
 
 /** Protocol history → Gemini contents (roles user / model); adjacent turns of one role are merged. */
-export function toGeminiContents(messages: readonly Message[], model: string): Content[] {
+export function toGeminiContents(
+  messages: readonly Message[],
+  model: string,
+  provider: string = GOOGLE_PROVIDER,
+): Content[] {
   const contents: Content[] = [];
   const push = (role: 'user' | 'model', parts: Part[]) => {
     if (parts.length === 0) return;
@@ -100,7 +104,7 @@ export function toGeminiContents(messages: readonly Message[], model: string): C
           : m.content.map((c) => (c.type === 'text' ? { text: c.text } : inlineImage(c)));
       push('user', parts);
     } else if (m.role === 'assistant') {
-      const own = m.provider === GOOGLE_PROVIDER && m.model === model;
+      const own = m.provider === provider && m.model === model;
       push('model', modelParts(m, own, model));
     } else {
       const text = m.content
@@ -321,6 +325,20 @@ function finishWithSignatures(
   return message;
 }
 
+/** A Gemini adapter on a client someone built (the Gemini API's, or Vertex AI's). */
+export interface GeminiSpec {
+  /** provider name as in the `provider` input */
+  name: string;
+  model: string;
+  client: GoogleGenAI;
+  /** The meter whose fetch the client was given. */
+  meter: ByteMeter;
+  /** Credentials that must never appear in a message. */
+  secrets: string[];
+  retry?: Partial<RetryPolicy>;
+  hints?: FailureHints;
+}
+
 export function createGoogleProvider(cfg: GoogleConfig): Provider {
   const meter = new ByteMeter();
   const client = new GoogleGenAI({
@@ -328,21 +346,32 @@ export function createGoogleProvider(cfg: GoogleConfig): Provider {
     vertexai: false,
     httpOptions: { ...(cfg.baseUrl ? { baseUrl: cfg.baseUrl } : {}), fetch: meter.fetch },
   });
-  const model = cfg.model;
-  const spec: AdapterSpec = {
+  return createGeminiProvider({
     name: GOOGLE_PROVIDER,
+    model: cfg.model,
+    client,
+    meter,
+    secrets: [cfg.apiKey],
+    ...(cfg.retry ? { retry: cfg.retry } : {}),
+    ...(cfg.hints ? { hints: cfg.hints } : {}),
+  });
+}
+
+export function createGeminiProvider(cfg: GeminiSpec): Provider {
+  const { client, meter, name, model } = cfg;
+  const spec: AdapterSpec = {
+    name,
     model,
     idPolicy: GOOGLE_ID_POLICY,
-    secrets: [cfg.apiKey],
+    secrets: cfg.secrets,
     meter,
     ...(cfg.hints ? { hints: cfg.hints } : {}),
-    prepare: (messages) =>
-      foreignThinkingAsText(messages, (m) => m.provider === GOOGLE_PROVIDER && m.model === model),
+    prepare: (messages) => foreignThinkingAsText(messages, (m) => m.provider === name && m.model === model),
     // `signal` is the harness's own for this attempt (released when the attempt ends).
     async *attempt(context, signal, { builder, maxTokens }) {
       const stream = await client.models.generateContentStream({
         model,
-        contents: toGeminiContents(context.messages, model),
+        contents: toGeminiContents(context.messages, model, name),
         config: buildGeminiConfig(context, model, signal, maxTokens),
       });
       yield* readGeminiStream(stream, builder);

@@ -1,3 +1,5 @@
+import type { Surface } from './cloud-credentials.js';
+import { cloudHint } from './cloud-hints.js';
 import type { AttemptFailure } from './errors.js';
 
 /**
@@ -15,15 +17,22 @@ export interface FailureHints {
   /** Environment variables read for the base URL and the key, in order. */
   baseUrlVars: readonly string[];
   keyVars: readonly string[];
+  /** Where the user sets things: repository secrets and workflow steps, or the shell and flags. */
+  surface?: Surface;
+  /** The cloud region (or Vertex location) and project in use. */
+  region?: string;
+  project?: string;
 }
 
 // Wordings of an unknown model: OpenAI "The model `x` does not exist or you do not have access to
 // it." (404 model_not_found), Anthropic 404 not_found_error "model: x", Gemini 404 NOT_FOUND
 // "models/x is not found for API version v1beta".
-const UNKNOWN_MODEL =
+export const UNKNOWN_MODEL =
   /model[^\n]*(does not exist|not found|not supported)|model_not_found|not_found_error[^\n]*model|models\/\S+ is not found/i;
 
 export function hintFor(failure: AttemptFailure, h: FailureHints): string | undefined {
+  const cloud = cloudHint(failure, h);
+  if (cloud !== null) return cloud;
   const base = h.baseUrl ? `the base URL ${h.baseUrl}` : `the ${h.provider} SDK's default URL`;
   const baseVars = h.baseUrlVars.join(' / ');
   if (failure.refused) {

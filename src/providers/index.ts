@@ -1,5 +1,12 @@
 import { emptyUsage } from '../protocol/types.js';
 import { capabilitiesOf } from './capabilities.js';
+import {
+  readAwsCredentials,
+  readAwsRegion,
+  readAzureCredentials,
+  readGoogleCredentials,
+  type Surface,
+} from './cloud-credentials.js';
 import type { FailureHints } from './hints.js';
 import { DEFAULT_MODELS } from './pricing.js';
 import type { RetryPolicy } from './retry.js';
@@ -22,6 +29,8 @@ export interface ProviderConfig {
   baseUrl?: string;
   env?: NodeJS.ProcessEnv;
   retry?: Partial<RetryPolicy>;
+  /** Where the user sets things, for the wording of errors and hints; default: the action's. */
+  surface?: Surface;
 }
 
 /** Where each provider's key and base URL come from when the inputs leave them empty. */
@@ -34,7 +43,30 @@ export const PROVIDER_ENV: Readonly<Record<ProviderName, { key: string[]; baseUr
     baseUrl: ['GEMINI_BASE_URL', 'GOOGLE_GEMINI_BASE_URL'],
   },
   'openai-compatible': { key: ['OPENAI_API_KEY'], baseUrl: ['OPENAI_BASE_URL'] },
+  // The clouds' credentials are read by cloud-credentials.ts; these are the ones to mask, and the
+  // base-URL variables the clouds' own SDKs read.
+  'anthropic-bedrock': {
+    key: ['AWS_BEARER_TOKEN_BEDROCK', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_ACCESS_KEY_ID'],
+    baseUrl: ['ANTHROPIC_BEDROCK_BASE_URL'],
+  },
+  'anthropic-vertex': { key: [], baseUrl: ['ANTHROPIC_VERTEX_BASE_URL'] },
+  'google-vertex': { key: [], baseUrl: ['GOOGLE_VERTEX_BASE_URL'] },
+  'azure-openai': {
+    key: ['AZURE_OPENAI_API_KEY', 'AZURE_OPENAI_AD_TOKEN'],
+    baseUrl: ['AZURE_OPENAI_ENDPOINT'],
+  },
 };
+
+const CLOUDS = new Set<ProviderName>([
+  'anthropic-bedrock',
+  'anthropic-vertex',
+  'google-vertex',
+  'azure-openai',
+]);
+
+export function isCloudProvider(name: string): boolean {
+  return CLOUDS.has(name as ProviderName);
+}
 
 export function isProviderName(value: string): value is ProviderName {
   return (PROVIDER_NAMES as readonly string[]).includes(value);
@@ -62,6 +94,18 @@ export function createProvider(config: ProviderConfig): Provider {
   const model = config.model?.trim() || DEFAULT_MODELS[name];
   if (!model) throw new Error(`The ${name} provider needs a model: set the model input (--model).`);
   const baseUrl = config.baseUrl?.trim() || firstSet(env, vars.baseUrl);
+  const surface = config.surface ?? 'action';
+  const defaultModel = DEFAULT_MODELS[name];
+  const hints: FailureHints = {
+    provider: name,
+    model,
+    ...(defaultModel ? { defaultModel } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
+    baseUrlVars: vars.baseUrl,
+    keyVars: vars.key,
+    surface,
+  };
+  if (isCloudProvider(name)) return createCloudProvider(name, model, config, env, baseUrl, hints);
   if (name === 'openai-compatible' && !baseUrl) {
     throw new Error(
       `The openai-compatible provider needs the server's URL: set the base-url input (--base-url) or ${vars.baseUrl.join(' / ')}, including /v1.`,
@@ -76,15 +120,6 @@ export function createProvider(config: ProviderConfig): Provider {
         `No API key for the ${name} provider: set the api-key input (--api-key) or the ${vars.key.join(' or ')} environment variable.`,
       );
   }
-  const defaultModel = DEFAULT_MODELS[name];
-  const hints: FailureHints = {
-    provider: name,
-    model,
-    ...(defaultModel ? { defaultModel } : {}),
-    ...(baseUrl ? { baseUrl } : {}),
-    baseUrlVars: vars.baseUrl,
-    keyVars: vars.key,
-  };
   const common = {
     model,
     apiKey,
@@ -101,10 +136,65 @@ export function createProvider(config: ProviderConfig): Provider {
         return (await ADAPTERS.openai()).createOpenAIChatProvider({ ...common, name });
       case 'openai-responses':
         return (await ADAPTERS['openai-responses']()).createOpenAIResponsesProvider(common);
-      case 'google':
+      default:
         return (await ADAPTERS.google()).createGoogleProvider(common);
     }
   });
+}
+
+/**
+ * A cloud's provider: its credentials read from the environment now (once; a missing one throws
+ * before any request), its adapter and SDK loaded on the first request.
+ */
+function createCloudProvider(
+  name: ProviderName,
+  model: string,
+  config: ProviderConfig,
+  env: NodeJS.ProcessEnv,
+  baseUrl: string | undefined,
+  hints: FailureHints,
+): Provider {
+  const surface = hints.surface ?? 'action';
+  const apiKey = config.apiKey?.trim() || undefined;
+  const common = { model, hints, ...(config.retry ? { retry: config.retry } : {}) };
+  const at = baseUrl ? { baseUrl } : {};
+  switch (name) {
+    case 'anthropic-bedrock': {
+      const key = apiKey ?? env.AWS_BEARER_TOKEN_BEDROCK?.trim();
+      const aws = key
+        ? { region: readAwsRegion(env, surface), accessKeyId: '', secretAccessKey: '' }
+        : readAwsCredentials(env, surface);
+      hints.region = aws.region;
+      return lazyProvider(name, model, async () =>
+        (await ADAPTERS[name]()).createBedrockProvider({
+          ...common,
+          ...at,
+          aws,
+          ...(key ? { apiKey: key } : {}),
+        }),
+      );
+    }
+    case 'anthropic-vertex':
+    case 'google-vertex': {
+      const google = readGoogleCredentials(env, name, surface);
+      hints.region = google.location;
+      hints.project = google.project;
+      if (name === 'anthropic-vertex')
+        return lazyProvider(name, model, async () =>
+          (await ADAPTERS[name]()).createAnthropicVertexProvider({ ...common, ...at, google }),
+        );
+      return lazyProvider(name, model, async () =>
+        (await ADAPTERS[name]()).createGoogleVertexProvider({ ...common, ...at, google }),
+      );
+    }
+    default: {
+      const azure = readAzureCredentials(env, surface, apiKey, baseUrl);
+      hints.baseUrl = azure.endpoint;
+      return lazyProvider(name, model, async () =>
+        (await ADAPTERS['azure-openai']()).createAzureOpenAIProvider({ ...common, azure }),
+      );
+    }
+  }
 }
 
 // Each adapter with its SDK is a chunk of its own, loaded on first use.
@@ -114,6 +204,10 @@ const ADAPTERS = {
   'openai-compatible': () => import('./openai-chat.js'),
   'openai-responses': () => import('./openai-responses.js'),
   google: () => import('./google.js'),
+  'anthropic-bedrock': () => import('./anthropic-bedrock.js'),
+  'anthropic-vertex': () => import('./anthropic-vertex.js'),
+  'google-vertex': () => import('./google-vertex.js'),
+  'azure-openai': () => import('./azure-openai.js'),
 } as const;
 
 /**
@@ -184,6 +278,7 @@ export function parseFallbackSpec(spec: string): { provider: ProviderName; model
 }
 
 export { createFallbackProvider } from './fallback.js';
+export { CLOUD_CREDENTIAL_VARIABLES, cloudSecrets, type Surface } from './cloud-credentials.js';
 export { createScriptedProvider, scriptFromTranscript } from './scripted.js';
 export { DEFAULT_MODELS, lookupModel, priceUsage } from './pricing.js';
 export { capabilitiesOf, type Capabilities, type ImageLimits } from './capabilities.js';

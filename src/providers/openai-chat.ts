@@ -6,6 +6,7 @@ import { wireInput } from './convert.js';
 import { classifyError, streamCutFailure, unknownStop } from './errors.js';
 import type { FailureHints } from './hints.js';
 import { OPENAI_CHAT_ID_POLICY } from './ids.js';
+import { lookupModel } from './pricing.js';
 import { ByteMeter } from './metered-fetch.js';
 import { SdkNotices } from './sdk-notices.js';
 import { sseBatches } from './sse-reader.js';
@@ -147,9 +148,28 @@ function mapFinishReason(reason: string | null): {
   }
 }
 
+/** A Chat Completions adapter on a client someone built (OpenAI's, a compatible server's, Azure's). */
+export interface OpenAIChatSpec {
+  /** provider name as in the `provider` input */
+  name: string;
+  model: string;
+  client: OpenAI;
+  /** The meter whose fetch the client was given, and the notices its logger writes to. */
+  meter: ByteMeter;
+  notices: SdkNotices;
+  /** Credentials that must never appear in a message. */
+  secrets: string[];
+  /** An OpenAI-compatible server: unknown price, the output limit sent as `max_tokens`. */
+  compatible?: boolean;
+  /** Price by the model the stream names (Azure: `model` is a deployment's name). */
+  priceByServedModel?: boolean;
+  retry?: Partial<RetryPolicy>;
+  hints?: FailureHints;
+  now?: () => number;
+}
+
 export function createOpenAIChatProvider(config: OpenAIChatConfig): Provider {
   const name = config.name ?? 'openai';
-  const compatible = name === 'openai-compatible';
   const notices = new SdkNotices('openai');
   const meter = new ByteMeter();
   const client = new OpenAI({
@@ -160,6 +180,25 @@ export function createOpenAIChatProvider(config: OpenAIChatConfig): Provider {
     maxRetries: 0,
     fetch: meter.fetch,
   });
+  return createChatCompletionsProvider({
+    name,
+    model: config.model,
+    client,
+    meter,
+    notices,
+    secrets: [config.apiKey],
+    compatible: name === 'openai-compatible',
+    ...(config.retry ? { retry: config.retry } : {}),
+    ...(config.hints ? { hints: config.hints } : {}),
+    ...(config.now ? { now: config.now } : {}),
+  });
+}
+
+export function createChatCompletionsProvider(config: OpenAIChatSpec): Provider {
+  const { name, client, meter, notices } = config;
+  const compatible = config.compatible === true;
+  // The model the last stream said it was (Azure names the model behind a deployment).
+  let served: string | undefined;
 
   function request(
     ctx: Context,
@@ -225,6 +264,7 @@ export function createOpenAIChatProvider(config: OpenAIChatConfig): Provider {
             failure = new OpenAI.APIError(undefined, chunk.error as object, undefined, response.headers);
             break;
           }
+          if (typeof chunk.model === 'string' && chunk.model) served = chunk.model;
           const u = chunk.usage;
           if (u) {
             const cached = u.prompt_tokens_details?.cached_tokens ?? 0;
@@ -287,7 +327,10 @@ export function createOpenAIChatProvider(config: OpenAIChatConfig): Provider {
       idPolicy: OPENAI_CHAT_ID_POLICY,
       attempt,
       priced: !compatible,
-      secrets: [config.apiKey],
+      ...(config.priceByServedModel
+        ? { pricedAs: () => (lookupModel(config.model) || !served ? undefined : served) }
+        : {}),
+      secrets: config.secrets,
       meter,
       ...(config.hints ? { hints: config.hints } : {}),
       ...(config.now ? { now: config.now } : {}),

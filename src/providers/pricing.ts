@@ -53,7 +53,8 @@ function gemini(id: string, price: Price, contextWindow = 1_048_576): ModelInfo 
   return { id, provider: 'google', price, contextWindow };
 }
 
-// List prices as published in November 2026. Anthropic: cache writes at the 5-minute rate.
+// List prices as published in November 2026; Bedrock, Vertex AI and Azure bill their global
+// endpoints at the same rates (cloud ids are looked up by their direct form, canonicalModelId). Anthropic: cache writes at the 5-minute rate.
 // OpenAI bills cached input at its own rate but reports no cache-write count, so no write price
 // is used; the GPT-6 family bills a request above 272K input tokens at 2x input and 1.5x output.
 // Gemini 3.8 Flash is at its promotional rate, which doubles on 2027-01-01. Where a provider
@@ -125,7 +126,28 @@ export const DEFAULT_MODELS: Readonly<Record<ProviderName, string | undefined>> 
   google: 'gemini-3.5-flash',
   // An OpenAI-compatible server serves whatever it serves: the model must be named.
   'openai-compatible': undefined,
+  // The clouds' ids for the same models (global endpoints: served from any region's quota).
+  'anthropic-bedrock': 'global.anthropic.claude-sonnet-5-5-v1:0',
+  'anthropic-vertex': 'claude-sonnet-5-5',
+  'google-vertex': 'gemini-3.5-flash',
+  // The deployment's name; a deployment named after its model is priced as that model.
+  'azure-openai': 'gpt-6.2-sol',
 };
+
+/**
+ * A model id in the direct APIs' form. Bedrock: `anthropic.claude-sonnet-4-5-20250929-v1:0`, with
+ * a cross-region profile's prefix (`us.`, `eu.`, `apac.`, `global.`) or as an ARN
+ * (`arn:aws:bedrock:…:inference-profile/us.anthropic.…`); Vertex: `claude-sonnet-4-5@20250929`,
+ * `publishers/google/models/gemini-2.5-pro`. A vendor prefix like `anthropic/` or `models/` goes.
+ */
+export function canonicalModelId(model: string): string {
+  return model
+    .trim()
+    .toLowerCase()
+    .replace(/^.*\//, '')
+    .replace(/^(?:[a-z]{2,6}(?:-[a-z]+)?\.)?anthropic\./, '')
+    .replace(/-v\d+(?::\d+)?$/, '');
+}
 
 /**
  * The table entry for a model id: an exact match, else the longest entry the id starts with
@@ -133,7 +155,7 @@ export const DEFAULT_MODELS: Readonly<Record<ProviderName, string | undefined>> 
  * `models/gemini-2.5-pro`). A vendor prefix like `anthropic/` or `models/` is ignored.
  */
 export function lookupModel(model: string): ModelInfo | undefined {
-  const id = model.trim().toLowerCase().replace(/^.*\//, '');
+  const id = canonicalModelId(model);
   const exact = MODELS.find((m) => m.id === id);
   if (exact) return exact;
   let best: ModelInfo | undefined;

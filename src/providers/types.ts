@@ -8,6 +8,10 @@ export const PROVIDER_NAMES = [
   'openai-responses',
   'google',
   'openai-compatible',
+  'anthropic-bedrock',
+  'anthropic-vertex',
+  'google-vertex',
+  'azure-openai',
 ] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 

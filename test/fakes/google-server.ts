@@ -33,7 +33,7 @@ export function googleErrorBody(code: number, message: string, status: string) {
   return { error: { code, message, status } };
 }
 
-function toReply(step: GoogleStep | undefined): Reply {
+export function googleReply(step: GoogleStep | undefined): Reply {
   if (!step) {
     return {
       kind: 'json',
@@ -56,7 +56,8 @@ export function startGoogleServer(script: GoogleScript): Promise<FakeProviderSer
   return startSseServer({
     route: (method, pathname) =>
       method === 'POST' && /^\/v1beta\/models\/[^/]+:streamGenerateContent$/.test(pathname),
-    reply: (request, index) => toReply(typeof script === 'function' ? script(request, index) : script[index]),
+    reply: (request, index) =>
+      googleReply(typeof script === 'function' ? script(request, index) : script[index]),
     notFound: (path) => googleErrorBody(404, `Requested entity was not found: ${path}`, 'NOT_FOUND'),
   });
 }

@@ -224,6 +224,8 @@ export interface AttackOptions {
   /** same-repo-pr: the head of an existing `feature/div` branch, reused instead of pushing `head` */
   headSha?: string;
   timeoutMs?: number;
+  /** A model server already started (a cloud's fake, serving `turns` itself), and its base URL. */
+  model?: { server: FakeProviderServer; baseUrl: string };
 }
 
 export interface AttackRun {
@@ -315,7 +317,7 @@ export async function attack(o: AttackOptions): Promise<AttackRun> {
   const { fixture: f, secrets } = o;
   const gh = await startFakeGitHub({ tokens: { [secrets.githubToken]: ACTIONS_BOT } });
   gh.setPermission('alice', 'write');
-  const model = await startAnthropicServer(o.turns);
+  const model = o.model?.server ?? (await startAnthropicServer(o.turns));
   const event = o.event ?? 'fork-pr';
   let number: number;
   let payload: unknown;
@@ -373,7 +375,7 @@ export async function attack(o: AttackOptions): Promise<AttackRun> {
     inputs: {
       'github-token': secrets.githubToken,
       'api-key': secrets.providerKey,
-      'base-url': model.url,
+      'base-url': o.model?.baseUrl ?? model.url,
       ...o.inputs,
     },
     env: {
@@ -516,6 +518,14 @@ export { tmpdir };
 // tests run the bundle of the tree as it is.
 
 export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }> = {
+  'cloud-command-env': {
+    what: 'command-env may name a cloud credential variable',
+    edits: [[/if\([\w$]+!==void 0\)(throw new [\w$]+\(`Input command-env may not name)/g, 'if(false)$1']],
+  },
+  'cloud-creds-file': {
+    what: "the cloud credentials file keeps other users' read access (a 0644 gha-creds-*.json stays 0644)",
+    edits: [[/try\{[\w$]+\([\w$]+,[\w$]+\.mode&504\)\}catch\{\}/g, '']],
+  },
   'pid-namespace': {
     what: 'commands run without a PID namespace of their own',
     // the namespace options are one list, shared by the set-up's probe and every launch

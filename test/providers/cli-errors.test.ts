@@ -96,14 +96,14 @@ describe('provider errors as the CLI shows them', () => {
 
   it('keeps the SDK’s deprecation warning off the terminal and puts it in the transcript', async () => {
     const url = await serve([{ text: 'Hi.' }]);
-    // A model the Anthropic SDK lists as deprecated: it console.warns on every request.
-    const r = await run(url, ['--model', 'claude-sonnet-4-5']);
+    // A model the Anthropic SDK lists as deprecated (1.16: claude-opus-4-5): it console.warns on every request.
+    const r = await run(url, ['--model', 'claude-opus-4-5']);
     expect(r.code).toBe(0);
     expect(r.all).not.toContain('is deprecated');
     const path = /Transcript: (\S+)/.exec(r.out)?.[1];
     expect(path).toBeDefined();
     const notices = parseTranscript(readFileSync(path!, 'utf8')).events.filter((e) => e.event === 'notice');
     expect(notices).toHaveLength(1);
-    expect(String(notices[0]!.message)).toContain("The model 'claude-sonnet-4-5' is deprecated");
+    expect(String(notices[0]!.message)).toContain("The model 'claude-opus-4-5' is deprecated");
   });
 });
