@@ -17,6 +17,7 @@ import type { UserMessage } from '../protocol/types.js';
 import type { Provider } from '../providers/types.js';
 import { createSessionProvider } from '../providers/session.js';
 import { createWorkspaceTools } from '../tools/index.js';
+import { createSubmitAnswerTool } from '../tools/submit-answer.js';
 import { ProgressBoard } from './progress.js';
 import type { PreparedWork } from './start-up.js';
 import { mark, type RunState } from './state.js';
@@ -68,6 +69,7 @@ export async function runAgentPhase(
     env: s.env,
     git: checkout.toolGit(),
   });
+  if (s.answerSchema) tools.push(createSubmitAnswerTool(s.answerSchema, (value) => (s.answer = { value })));
   const transcript = (s.transcript = new TranscriptWriter(s.transcriptPath, {
     redact: s.redact,
     onError: (err) =>
@@ -81,6 +83,7 @@ export async function runAgentPhase(
     agentsMd: agents.trusted,
     agentsMdSource: agents.source,
     instructions: inputs.instructions,
+    structuredAnswer: s.answerSchema !== undefined,
   });
   const earlier = s.earlier;
   const continued = earlier?.transcript;

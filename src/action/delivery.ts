@@ -69,8 +69,21 @@ export async function deliverPhase(
   let conclusion: Conclusion = result.conclusion;
   if (conclusion === 'success' && !delivery.commit) conclusion = 'no-changes';
   if (delivery.error) conclusion = 'failure';
-  const error = [result.error, delivery.error].filter(Boolean).join(' ') || undefined;
+  const unanswered = unansweredError(s, result);
+  if (unanswered) conclusion = 'failure';
+  const error = [result.error, delivery.error, unanswered].filter(Boolean).join(' ') || undefined;
   return { conclusion, result, plan, delivery, error, provider };
+}
+
+/** With an output schema, a run that ends without a valid answer is a failure (CONTRACT §9). */
+export function unansweredError(s: RunState, result: AgentResult): string | undefined {
+  if (!s.answerSchema || s.answer) return undefined;
+  const tries = result.messages.filter(
+    (m) => m.role === 'toolResult' && m.toolName === 'submit_answer',
+  ).length;
+  return tries === 0
+    ? 'No answer was given: the model never called submit_answer, so there is no structured-output.'
+    : `No valid answer was given: all ${tries} answer(s) submitted failed the output schema, so there is no structured-output.`;
 }
 
 function firstLine(text: string): string | undefined {

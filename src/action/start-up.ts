@@ -24,7 +24,9 @@ import { createRedactor, secretsFromEnv } from '../protocol/redact.js';
 import { capabilitiesOf, preloadProvider, PROVIDER_ENV } from '../providers/index.js';
 import { probeMachine, startSandbox, type SandboxSetup } from '../sandbox/index.js';
 import { BranchPrefetch, followUpPlan } from './follow-up.js';
+import type { AnswerSchema } from '../tools/answer-schema.js';
 import { InputError, readInputs, type ActionInputs } from './inputs.js';
+import { loadOutputSchema } from './output-schema.js';
 import { setRunOutputs } from './outputs.js';
 import { readRunnerEnv } from './runner-env.js';
 import { mark, RunState } from './state.js';
@@ -36,8 +38,10 @@ export async function startUp(env: NodeJS.ProcessEnv, cwd: string): Promise<Star
   mark('modules loaded');
   const runner = readRunnerEnv(env, cwd);
   let inputs: ActionInputs;
+  let answerSchema: AnswerSchema | undefined;
   try {
     inputs = readInputs((name) => core.getInput(name));
+    answerSchema = await loadOutputSchema(inputs.outputSchema, runner.workspace);
   } catch (err) {
     const message = err instanceof InputError ? err.message : `Reading the inputs failed: ${String(err)}`;
     setRunOutputs({ conclusion: 'failure' });
@@ -175,6 +179,7 @@ export async function startUp(env: NodeJS.ProcessEnv, cwd: string): Promise<Star
       env,
       contextReady,
       ...(commentsListed ? { commentsListed } : {}),
+      ...(answerSchema ? { answerSchema } : {}),
     }),
   };
 }

@@ -16,6 +16,8 @@ export interface SystemPromptOptions {
   agentsMdSource?: string;
   /** The `instructions` input. */
   instructions?: string;
+  /** The run must end with an answer given to submit_answer (`output-schema`, CONTRACT §9). */
+  structuredAnswer?: boolean;
 }
 
 const AGENTS_MD_LIMIT = 16 * 1024;
@@ -36,6 +38,10 @@ export function buildSystemPrompt(options: SystemPromptOptions = {}): string {
   ];
   if (options.toolNames && options.toolNames.length > 0)
     parts.push(`Tools: ${options.toolNames.join(', ')}.`);
+  if (options.structuredAnswer)
+    parts.push(
+      'This run must end with a structured answer: call submit_answer with {"answer": …} valid against the schema of its parameters before your final message. If it reports problems, correct the answer and call it again; the run fails without a valid answer.',
+    );
   if (options.agentsMd && options.agentsMd.trim()) {
     const from = options.agentsMdSource ? `, ${options.agentsMdSource}` : '';
     parts.push(

@@ -4,8 +4,15 @@ import type { TaskDecision } from './task.js';
 import { ACTIONS_BOT_LOGIN } from './trigger.js';
 import { issueCommentTask } from './events/issue-comment.js';
 import { issuesTask } from './events/issues.js';
-import { actorOf, obj, str, type EventHandler, type EventOptions } from './events/payload.js';
-import { promptTask } from './events/prompt.js';
+import {
+  actorOf,
+  obj,
+  str,
+  type EventHandler,
+  type EventInput,
+  type EventOptions,
+} from './events/payload.js';
+import { issuePromptTask, promptTask } from './events/prompt.js';
 import { reviewCommentTask } from './events/review-comment.js';
 import { reviewTask } from './events/review.js';
 import { workflowRunTask } from './events/workflow-run.js';
@@ -30,7 +37,7 @@ export function taskFromEvent(eventName: string, payload: unknown, options: Even
   const prompt = options.prompt.trim();
   const sender = actorOf(p.sender) ?? (options.actor ? { login: options.actor, type: 'User' } : undefined);
   const handler = HANDLERS[eventName] ?? promptTask;
-  return handler({
+  const input: EventInput = {
     event: eventName,
     payload: p,
     action: str(p.action),
@@ -46,5 +53,10 @@ export function taskFromEvent(eventName: string, payload: unknown, options: Even
       requester: sender,
       prompt: prompt || undefined,
     },
-  });
+  };
+  const decision = handler(input);
+  if (decision.run || !prompt) return decision;
+  // With `prompt` no phrase is needed (CONTRACT §2): an issue opened without one is the prompt's
+  // task about that issue (a triage workflow on `issues: opened`).
+  return eventName === 'issues' ? (issuePromptTask(input) ?? decision) : decision;
 }

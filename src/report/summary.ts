@@ -70,6 +70,10 @@ export interface RunSummaryInput {
   diff?: string;
   /** More links for the footer: the failed run a CI fix is for, the earlier run a session continues. */
   related?: { label: string; url: string }[];
+  /** The valid answer to the run's output schema, as JSON text (CONTRACT §9). */
+  structuredOutput?: string;
+  /** The pull-request review a review run posted. */
+  reviewUrl?: string;
 }
 
 export interface SummaryMarkdownOptions {
@@ -198,6 +202,8 @@ function mapText(input: RunSummaryInput, c: (s: string) => string): RunSummaryIn
     artifactName: r(input.artifactName),
     diff: r(input.diff),
     related: input.related?.map((l) => ({ label: c(l.label), url: c(l.url) })),
+    structuredOutput: r(input.structuredOutput),
+    reviewUrl: r(input.reviewUrl),
   };
 }
 
@@ -270,6 +276,8 @@ function headMarkdown(s: RunSummaryInput, links: Links): string {
       `[${s.prNumber !== undefined ? `#${s.prNumber}` : 'open'}](${href(s.prUrl)})`,
     ]);
   else if (s.compareUrl) rows.push(['Compare', `[create a pull request](${href(s.compareUrl)})`]);
+  if (s.reviewUrl && /^https?:\/\//.test(s.reviewUrl))
+    rows.push(['Review', `[posted](${href(s.reviewUrl)})`]);
   // The first row is the table's header: a header of empty cells shows as an empty strip.
   const [first, ...rest] = rows;
   lines.push(`| ${first![0]} | ${first![1]} |`, '|---|---|');
@@ -300,6 +308,16 @@ function finalMarkdown(text: string, kept: string): string {
     .map((l) => (l ? `> ${l}` : '>'))
     .join('\n');
   return `**Final message**\n\n${quoted}`;
+}
+
+function answerMarkdown(text: string, kept: string): string {
+  if (!text) return '';
+  const body =
+    kept.length < text.length
+      ? `${kept.trimEnd()}\n… (cut; the output structured-output has it whole)`
+      : text;
+  const fence = fenceFor(body);
+  return ['**Structured answer** (output `structured-output`)', '', `${fence}json`, body, fence].join('\n');
 }
 
 function fenceFor(text: string): string {
@@ -461,6 +479,7 @@ export function renderSummaryMarkdown(input: RunSummaryInput, options: SummaryMa
   const footer = footerMarkdown(s);
   const finalText = s.finalMessage?.trim() ?? '';
   const diffText = s.diff ?? '';
+  const answerText = s.structuredOutput ?? '';
   const allLog = s.toolLog.map(logLine);
 
   // Full sizes first; the joins between sections cost a few characters each.
@@ -469,13 +488,14 @@ export function renderSummaryMarkdown(input: RunSummaryInput, options: SummaryMa
     final: finalMarkdown(finalText, finalText),
     diff: diffMarkdown(diffText, diffText, s.changedFiles),
     log: logMarkdown(s.toolLog, fitLog(allLog, maxLines, Number.MAX_SAFE_INTEGER, unit)),
+    answer: answerMarkdown(answerText, answerText),
   };
-  const room = limit - size(head) - size(footer) - 16;
-  const [filesBudget, finalBudget, diffBudget, logBudget] = shareBudget(
+  const room = limit - size(head) - size(footer) - 20;
+  const [filesBudget, finalBudget, diffBudget, logBudget, answerBudget] = shareBudget(
     room,
-    [size(full.files), size(full.final), size(full.diff), size(full.log)],
-    [1, 3, 2, 3],
-  ) as [number, number, number, number];
+    [size(full.files), size(full.final), size(full.diff), size(full.log), size(full.answer)],
+    [1, 3, 2, 3, 2],
+  ) as [number, number, number, number, number];
 
   let files = full.files;
   if (size(files) > filesBudget) {
@@ -488,6 +508,7 @@ export function renderSummaryMarkdown(input: RunSummaryInput, options: SummaryMa
   }
   const final = fitText(finalText, finalBudget, unit, (kept) => finalMarkdown(finalText, kept));
   const diff = fitText(diffText, diffBudget, unit, (kept) => diffMarkdown(diffText, kept, s.changedFiles));
+  const answer = fitText(answerText, answerBudget, unit, (kept) => answerMarkdown(answerText, kept));
   let log = full.log;
   if (size(log) > logBudget) {
     log = logMarkdown(s.toolLog, fitLog(allLog, maxLines, Math.max(0, logBudget - 300), unit));
@@ -496,7 +517,7 @@ export function renderSummaryMarkdown(input: RunSummaryInput, options: SummaryMa
     }
   }
 
-  let out = neutralizeMentions(redact(join([head, files, final, diff, log, footer])));
+  let out = neutralizeMentions(redact(join([head, answer, files, final, diff, log, footer])));
   if (size(out) > limit || out.length > maxChars) {
     const bound = Math.min(limit, unit === 'chars' ? maxChars : limit) - 4;
     out = `${headWithin(out, bound, unit)}…\n`;
