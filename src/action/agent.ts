@@ -10,7 +10,7 @@ import {
   type AgentResult,
 } from '../agent/index.js';
 import { chooseAgentsMd } from '../github/agents-md.js';
-import { renderTaskMessage } from '../github/context.js';
+import { renderTaskMessage } from '../github/context-render.js';
 import { frameUntrusted } from '../github/sanitize.js';
 import { TranscriptWriter } from '../protocol/transcript.js';
 import type { UserMessage } from '../protocol/types.js';
