@@ -19,6 +19,7 @@ import { createSessionProvider } from '../providers/session.js';
 import { createWorkspaceTools } from '../tools/index.js';
 import { createSubmitAnswerTool } from '../tools/submit-answer.js';
 import { ProgressBoard } from './progress.js';
+import { reviewTools } from './review.js';
 import type { PreparedWork } from './start-up.js';
 import { mark, type RunState } from './state.js';
 
@@ -57,7 +58,7 @@ export async function runAgentPhase(
     );
   }
 
-  const tools = createWorkspaceTools({
+  const workspaceTools = createWorkspaceTools({
     root: runner.workspace,
     protectedPaths: inputs.protectedPaths,
     testCommand: inputs.testCommand || undefined,
@@ -69,6 +70,8 @@ export async function runAgentPhase(
     env: s.env,
     git: checkout.toolGit(),
   });
+  // A review changes nothing: no file writes, no bash (CONTRACT §9).
+  const tools = task.mode === 'review' ? reviewTools(s, workspaceTools, context) : workspaceTools;
   if (s.answerSchema) tools.push(createSubmitAnswerTool(s.answerSchema, (value) => (s.answer = { value })));
   const transcript = (s.transcript = new TranscriptWriter(s.transcriptPath, {
     redact: s.redact,
@@ -84,6 +87,7 @@ export async function runAgentPhase(
     agentsMdSource: agents.source,
     instructions: inputs.instructions,
     structuredAnswer: s.answerSchema !== undefined,
+    ...(task.mode === 'review' ? { mode: 'review' as const } : {}),
   });
   const earlier = s.earlier;
   const continued = earlier?.transcript;

@@ -5,6 +5,7 @@ import { commitMessage } from '../github/commit-message.js';
 import { deliverWork } from '../github/delivery.js';
 import type { Provider } from '../providers/types.js';
 import { prBody } from './publish.js';
+import { reviewPhase } from './review.js';
 import type { PreparedWork } from './start-up.js';
 import type { Conclusion, FinishInput, RunState } from './state.js';
 
@@ -27,6 +28,7 @@ export async function deliverPhase(
     const cancelled = result.conclusion === 'cancelled' || signal.aborted;
     return { conclusion: cancelled ? 'cancelled' : 'failure', result, plan, error: unready, provider };
   }
+  if (task.mode === 'review') return withAnswer(s, await reviewPhase(s, work, result, provider));
   if (await checkout.restoreConfig().catch(() => false)) {
     s.notice('The git configuration was changed during the run; it was put back before committing.');
   }
@@ -73,6 +75,12 @@ export async function deliverPhase(
   if (unanswered) conclusion = 'failure';
   const error = [result.error, delivery.error, unanswered].filter(Boolean).join(' ') || undefined;
   return { conclusion, result, plan, delivery, error, provider };
+}
+
+function withAnswer(s: RunState, o: FinishInput): FinishInput {
+  const unanswered = o.result && o.conclusion !== 'cancelled' ? unansweredError(s, o.result) : undefined;
+  if (!unanswered) return o;
+  return { ...o, conclusion: 'failure', error: [o.error, unanswered].filter(Boolean).join(' ') };
 }
 
 /** With an output schema, a run that ends without a valid answer is a failure (CONTRACT §9). */

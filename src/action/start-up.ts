@@ -64,6 +64,7 @@ export async function startUp(env: NodeJS.ProcessEnv, cwd: string): Promise<Star
     labelTrigger: inputs.labelTrigger,
     prompt: inputs.prompt,
     issueNumber: inputs.issueNumber,
+    mode: inputs.mode,
     repository: runner.repository,
     actor: runner.actor,
     botLogins: [ACTIONS_BOT_LOGIN],

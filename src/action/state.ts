@@ -15,6 +15,7 @@ import { createRedactor } from '../protocol/redact.js';
 import type { TranscriptWriter } from '../protocol/transcript.js';
 import type { Provider } from '../providers/types.js';
 import type { SandboxSetup } from '../sandbox/index.js';
+import type { DraftComment } from '../tools/add-review-comment.js';
 import type { AnswerSchema } from '../tools/answer-schema.js';
 import type { ActionInputs } from './inputs.js';
 import { createActionsLog } from './log.js';
@@ -73,6 +74,8 @@ export class RunState {
   answer?: { value: unknown };
   /** the pull-request review a review run posted (CONTRACT §9) */
   reviewUrl?: string;
+  /** the inline comments a review run's model drafted, posted together at the end */
+  readonly reviewDrafts: DraftComment[] = [];
   readonly runUrl: string;
   /** `$RUNNER_TEMP/patchloop/<run>`: the transcript, saved outputs, a downloaded earlier transcript */
   readonly dir: string;

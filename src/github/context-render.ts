@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { UserContent, UserMessage } from '../protocol/types.js';
 import type { TaskContext } from './context.js';
 import { imageRefs } from './images.js';
+import { renderReviewContext } from './review-render.js';
 import { clip, frameUntrusted, sanitizeCode, sanitizeUntrusted, UNTRUSTED_NOTICE } from './sanitize.js';
 import type { Task } from './task.js';
 
@@ -244,7 +245,18 @@ function render(task: Task, ctx: TaskContext, options: PromptOptions, marking: M
     if ((ctx.failedJobs ?? []).length === 0) out.push('(no failed job details could be read)', '');
   }
 
+  if (ctx.review) out.push(renderReviewContext(ctx.review, task.reviewFocus), '');
   if (marking.noteSlot) out.push(marking.noteSlot, '');
+  if (task.mode === 'review') {
+    out.push(
+      '## How the review is delivered',
+      '',
+      'Review the pull request; change nothing (there are no tools to write files, and nothing is committed). Read the code around the changes and run the tests where it helps.',
+      'Put each remark about specific lines with add_review_comment (with a suggestion when the fix is a concrete replacement of those lines). Everything is posted as one review when you finish.',
+      'End with your verdict in a few sentences: whether the change is sound, what must change before merging, and what you checked (tests run and their result).',
+    );
+    return out.join('\n');
+  }
   out.push('## How the work is delivered', '');
   out.push(
     options.workNote ??
@@ -268,6 +280,8 @@ function describeTrigger(task: Task): string {
       return `Label "${task.trigger.label}" added`;
     case 'workflow-run':
       return 'Workflow run failed';
+    case 'pull-request':
+      return `Pull request ${task.trigger.action.replace(/_/g, ' ')}`;
     case 'prompt':
       return `Task given to the ${task.event} workflow`;
   }

@@ -6,6 +6,7 @@ import type { GitHubClient } from './octokit.js';
 import { describeGitHubError } from './octokit.js';
 import { headAtTrigger } from './head-at-trigger.js';
 import { gatherImages } from './context-images.js';
+import { gatherReviewContext, type ReviewContext } from './review-context.js';
 import { imageRefs, type ImageFetchOptions, type ImageOutcome } from './images.js';
 import type { PullRequestRefs, Task } from './task.js';
 import { isOwnText } from './trigger.js';
@@ -46,6 +47,8 @@ export interface TaskContext {
   warnings: string[];
   /** the images of the texts above, when `images` was asked for (see renderTaskMessage) */
   images?: ContextImages;
+  /** a review run's diff and earlier review threads (review-context.ts) */
+  review?: ReviewContext;
 }
 
 export interface ContextImages {
@@ -252,6 +255,12 @@ export async function gatherContext(
       );
     }
   }
+  // A review cannot be made without its diff: a failure here stops the run before the model.
+  const review =
+    task.mode === 'review' && task.number !== undefined
+      ? gatherReviewContext(github, { owner, repo, number: task.number }, options.botLogins)
+      : undefined;
+  review?.catch(() => undefined);
   if (task.workflowRun) {
     try {
       ctx.failedJobs = await fetchFailedJobs(github, { owner, repo, runId: task.workflowRun.id });
@@ -259,6 +268,7 @@ export async function gatherContext(
       ctx.warnings.push(err instanceof Error ? err.message : String(err));
     }
   }
+  if (review) ctx.review = await review;
   if (bodyHtml) html.set('body', await bodyHtml);
   if (reviewHtml) html.set(`review:${reviewId}`, await reviewHtml);
   if (options.images) {

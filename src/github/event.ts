@@ -1,6 +1,7 @@
 // GitHub event payload → the task of this run, or why there is none (CONTRACT §4). Each event
 // kind has its own small reader in ./events/; this file only picks one.
-import type { TaskDecision } from './task.js';
+import { sanitizeUntrusted } from './sanitize.js';
+import type { Task, TaskDecision } from './task.js';
 import { ACTIONS_BOT_LOGIN } from './trigger.js';
 import { issueCommentTask } from './events/issue-comment.js';
 import { issuesTask } from './events/issues.js';
@@ -13,6 +14,7 @@ import {
   type EventOptions,
 } from './events/payload.js';
 import { issuePromptTask, promptTask } from './events/prompt.js';
+import { pullRequestTask } from './events/pull-request.js';
 import { reviewCommentTask } from './events/review-comment.js';
 import { reviewTask } from './events/review.js';
 import { workflowRunTask } from './events/workflow-run.js';
@@ -25,6 +27,8 @@ const HANDLERS: Record<string, EventHandler> = {
   pull_request_review: reviewTask,
   issues: issuesTask,
   workflow_run: workflowRunTask,
+  pull_request: pullRequestTask,
+  pull_request_target: pullRequestTask,
 };
 
 /** Reads the event and decides whether this run has a task. Never throws on odd payloads. */
@@ -55,8 +59,34 @@ export function taskFromEvent(eventName: string, payload: unknown, options: Even
     },
   };
   const decision = handler(input);
-  if (decision.run || !prompt) return decision;
+  if (decision.run) return { run: true, task: asReview(decision.task, options) };
+  if (!prompt) return decision;
   // With `prompt` no phrase is needed (CONTRACT §2): an issue opened without one is the prompt's
   // task about that issue (a triage workflow on `issues: opened`).
   return eventName === 'issues' ? (issuePromptTask(input) ?? decision) : decision;
+}
+
+/**
+ * A request on a pull request is a review (CONTRACT §9) when its words after the trigger phrase
+ * begin with "review" (the rest is its focus), or when `mode` is review.
+ */
+function asReview(task: Task, options: EventOptions): Task {
+  if (!task.isPullRequest || task.mode) return task;
+  const t = task.trigger;
+  if (t.kind !== 'issue-comment' && t.kind !== 'review-comment' && t.kind !== 'review') return task;
+  const focus = reviewFocusOf(t.body, options.triggerPhrase);
+  if (focus === undefined && options.mode !== 'review') return task;
+  return { ...task, mode: 'review', ...(focus ? { reviewFocus: focus } : {}) };
+}
+
+/** The words after `<phrase> review`, '' for a bare `<phrase> review`; undefined when the request is not a review. */
+export function reviewFocusOf(body: string, phrase: string): string | undefined {
+  const needle = phrase.trim().toLowerCase();
+  if (!needle) return undefined;
+  const at = sanitizeUntrusted(body).toLowerCase().indexOf(needle);
+  if (at === -1) return undefined;
+  const after = sanitizeUntrusted(body).slice(at + needle.length);
+  const m = /^[\s,:]*review\b[\s,:.-]*/i.exec(after);
+  if (!m) return undefined;
+  return after.slice(m[0].length).trim();
 }
