@@ -352,7 +352,9 @@ async function findEarlier(
   // The listing went out beside the permission check (for any task with a number); which
   // markers count is known once this run's comment is posted.
   const listed = s.commentsListed;
-  if (!inputs.continueSession || task.number === undefined || !listed) return undefined;
+  // A review starts afresh each time: the earlier review threads are what it remembers.
+  if (!inputs.continueSession || task.mode === 'review' || task.number === undefined || !listed)
+    return undefined;
   const where = { owner: task.owner, repo: task.repo, issueNumber: task.number };
   // The first run on an issue (no comment carries a session marker at all) needs no wait for the
   // comment's post, which tells whose markers count; a PR may carry one in its body instead.

@@ -112,7 +112,14 @@ let ajv: Promise<Ajv> | undefined;
 function compileCheck(schema: JsonSchema): SchemaCheck | Promise<SchemaCheck> {
   const ready = precompiledChecks.get(JSON.stringify(schema));
   if (ready) return ready;
-  ajv ??= import('ajv').then(({ Ajv }) => new Ajv(AJV_OPTIONS));
+  // In the bundle ajv is a chunk of its own whose only export is `default` (its CommonJS
+  // exports): the class is then `default.Ajv`, not a named export ("s is not a constructor").
+  ajv ??= import('ajv').then((m) => {
+    const cjs = (m as { default?: { Ajv?: typeof m.Ajv } }).default;
+    const AjvClass = m.Ajv ?? cjs?.Ajv;
+    if (!AjvClass) throw new Error('ajv could not be loaded');
+    return new AjvClass(AJV_OPTIONS);
+  });
   return ajv.then((a) => a.compile(schema));
 }
 
