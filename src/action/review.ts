@@ -3,7 +3,9 @@
 // at the end.
 import type { AgentResult } from '../agent/index.js';
 import type { TaskContext } from '../github/context.js';
+import { ownedBy } from '../github/review-context.js';
 import { placeComment } from '../github/review-diff.js';
+import { ACTIONS_BOT_LOGIN } from '../github/trigger.js';
 import { planReview, postReview, reviewBody, type ReviewPlan } from '../github/review-post.js';
 import type { AnyAgentTool } from '../protocol/tool.js';
 import type { ToolResultMessage } from '../protocol/types.js';
@@ -65,7 +67,8 @@ export async function reviewPhase(
   const base = { result, plan, provider };
   if (result.conclusion === 'cancelled') return { conclusion: 'cancelled', ...base, error: result.error };
   const number = task.number!;
-  const reviewPlan = planReview(s.reviewDrafts, context.review?.threads ?? []);
+  const logins = [ACTIONS_BOT_LOGIN, ...(s.comment?.author ? [s.comment.author] : [])];
+  const reviewPlan = planReview(s.reviewDrafts, ownedBy(context.review?.threads ?? [], logins));
   const u = result.usage;
   const cost = formatCost(u.costUsd);
   const usage = `${result.models.join(', ') || provider.model} · ${result.turns} turn(s) · ${formatTokens(u.inputTokens)} input / ${formatTokens(u.outputTokens)} output tokens · ${cost ? `${cost} (estimated)` : 'cost unknown'}`;

@@ -119,3 +119,17 @@ export function threadsOf(raw: readonly RawReviewComment[], botLogins: readonly 
   }
   return [...threads.values()];
 }
+
+/**
+ * The threads with `own` judged again for the identity this run posts as (known once its tracking
+ * comment is posted: a GitHub App token writes as the App's bot, not github-actions[bot]).
+ */
+export function ownedBy(threads: readonly ReviewThread[], botLogins: readonly string[]): ReviewThread[] {
+  return threads.map((t) => ({
+    ...t,
+    comments: t.comments.map((c) => ({
+      ...c,
+      own: isOwnReviewComment({ body: c.body, user: { login: c.author } }, botLogins),
+    })),
+  }));
+}

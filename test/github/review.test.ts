@@ -3,7 +3,7 @@
 // (the whole review, 422); planning and posting a review moves such comments into the body.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGitHubClient, type GitHubClient } from '../../src/github/octokit.js';
-import { gatherReviewContext } from '../../src/github/review-context.js';
+import { gatherReviewContext, ownedBy, threadsOf } from '../../src/github/review-context.js';
 import { parsePatch, placeComment, diffFileOf } from '../../src/github/review-diff.js';
 import { planReview, postReview, reviewBody, type ReviewPlan } from '../../src/github/review-post.js';
 import { renderReviewContext } from '../../src/github/review-render.js';
@@ -228,5 +228,30 @@ describe('posting a review', () => {
     // a third review answers that thread no more
     const again = await gatherReviewContext(github, { ...o, number: pull.number }, ['github-actions[bot]']);
     expect(planReview([], again.threads).resolved).toHaveLength(0);
+  });
+});
+
+describe('whose threads are patchloop’s own', () => {
+  it('the marker by the identity the run posts as; a person quoting the marker is not patchloop', () => {
+    const at = '2026-03-01T10:00:00Z';
+    const raw = [
+      {
+        id: 1,
+        body: `x ${TRACKING_MARKER}`,
+        user: { login: 'my-app[bot]' },
+        created_at: at,
+        path: 'a',
+        line: 1,
+      },
+      { id: 2, body: `y ${TRACKING_MARKER}`, user: { login: 'mallory' }, created_at: at, path: 'a', line: 2 },
+      { id: 3, body: 'z', user: { login: 'github-actions[bot]' }, created_at: at, path: 'a', line: 3 },
+    ];
+    const threads = threadsOf(raw, ['github-actions[bot]']);
+    expect(threads.map((t) => t.comments[0]!.own)).toEqual([false, false, false]);
+    expect(ownedBy(threads, ['github-actions[bot]', 'my-app[bot]']).map((t) => t.comments[0]!.own)).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 });
