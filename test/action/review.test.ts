@@ -129,6 +129,8 @@ const FIRST_REVIEW: AnthropicTurn[] = [
       comment('toolu_02', { path: 'src/math.js', line: 6, body: 'mul has no test.' }),
       comment('toolu_03', { path: 'src/math.js', line: 10, body: 'Is the rename intended?' }),
       { id: 'toolu_04', name: 'run_tests', json: '{}' },
+      // a review has no tool that writes: this call is refused and changes nothing
+      { id: 'toolu_05', name: 'write_file', json: '{"path":"src/math.js","content":"gone"}' },
     ],
     usage: { input: 2000, output: 200 },
   },
@@ -155,6 +157,8 @@ describe('a review run', () => {
       ['add_review_comment', 'find_files', 'grep', 'list_dir', 'read_file', 'run_tests'].sort(),
     );
     expect(JSON.stringify(first.messages)).toContain('    2 +  if (b == 0) return 0;');
+    expect(JSON.stringify(model!.requests[1]!.body)).toContain('Unknown tool \\"write_file\\"');
+    expect(git(repo.work, 'status', '--porcelain')).toBe('');
 
     // one review, COMMENT, inline on line 2 (with the suggestion) and 10; line 6 is outside the diff
     expect(gh.reviews).toHaveLength(1);
