@@ -72,7 +72,9 @@ export async function reviewPhase(
   const u = result.usage;
   const cost = formatCost(u.costUsd);
   const usage = `${result.models.join(', ') || provider.model} · ${result.turns} turn(s) · ${formatTokens(u.inputTokens)} input / ${formatTokens(u.outputTokens)} output tokens · ${cost ? `${cost} (estimated)` : 'cost unknown'}`;
-  const clean = (t: string) => neutralizeMentions(s.redact(t));
+  // The model's text may not carry patchloop's hidden markers (a PR could ask it to write one, to
+  // make a thread look answered): HTML comments in it are shown, not hidden.
+  const clean = (t: string) => neutralizeMentions(s.redact(t)).replace(/<!--/g, '&lt;!--');
   const body = (p: ReviewPlan, refused?: string) =>
     reviewBody({
       finalText: result.finalText,
