@@ -58,12 +58,19 @@ export function taskFromEvent(eventName: string, payload: unknown, options: Even
       prompt: prompt || undefined,
     },
   };
-  const decision = handler(input);
-  if (decision.run) return { run: true, task: asReview(decision.task, options) };
-  if (!prompt) return decision;
+  let decision = handler(input);
   // With `prompt` no phrase is needed (CONTRACT §2): an issue opened without one is the prompt's
   // task about that issue (a triage workflow on `issues: opened`).
-  return eventName === 'issues' ? (issuePromptTask(input) ?? decision) : decision;
+  if (!decision.run && prompt && eventName === 'issues') decision = issuePromptTask(input) ?? decision;
+  if (!decision.run) return decision;
+  const task = asReview(decision.task, options);
+  // `mode: review` changes nothing; without a pull request there is nothing to review.
+  if (options.mode === 'review' && task.mode !== 'review')
+    return {
+      run: false,
+      reason: `mode: review reviews pull requests, and this ${eventName || 'event'} is not about one`,
+    };
+  return { run: true, task };
 }
 
 /**

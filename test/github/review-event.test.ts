@@ -76,6 +76,13 @@ describe('review events', () => {
     // on an issue there is nothing to review: it stays a fix
     const issue = run('issue_comment', issueCommentOnIssue('/patchloop review this'));
     expect(issue.run && issue.task.mode).toBeUndefined();
+    // mode review changes nothing: a request on an issue is not run
+    expect(
+      run('issue_comment', issueCommentOnIssue('/patchloop fix this'), { mode: 'review' }),
+    ).toMatchObject({
+      run: false,
+      reason: 'mode: review reviews pull requests, and this issue_comment is not about one',
+    });
     // mode review makes any request on a PR a review
     expect(
       run('issue_comment', issueCommentOnPull('/patchloop look at it'), { mode: 'review' }),
