@@ -10,7 +10,7 @@ import {
   type AgentResult,
 } from '../agent/index.js';
 import { chooseAgentsMd } from '../github/agents-md.js';
-import { renderTaskMessage } from '../github/context.js';
+import { renderTaskMessage } from '../github/context-render.js';
 import { frameUntrusted } from '../github/sanitize.js';
 import { TranscriptWriter } from '../protocol/transcript.js';
 import type { UserMessage } from '../protocol/types.js';
@@ -21,7 +21,9 @@ import { filterAllowedTools } from '../tools/allowed.js';
 import type { AnyAgentTool } from '../protocol/tool.js';
 import { loadMcpConfig, startRunMcp } from './mcp.js';
 import { describeNetwork } from '../sandbox/network.js';
+import { createSubmitAnswerTool } from '../tools/submit-answer.js';
 import { ProgressBoard } from './progress.js';
+import { reviewTools } from './review.js';
 import type { PreparedWork } from './start-up.js';
 import { mark, type RunState } from './state.js';
 
@@ -73,6 +75,9 @@ export async function runAgentPhase(
     env: s.env,
     git: checkout.toolGit(),
   });
+  // A review changes nothing: no file writes, no bash (CONTRACT §9).
+  const own = s.task.mode === 'review' ? reviewTools(s, builtIn, context) : builtIn;
+  if (s.answerSchema) own.push(createSubmitAnswerTool(s.answerSchema, (value) => (s.answer = { value })));
   const mcpServers = await loadMcpConfig(s, context.pr);
   const mcp = mcpServers
     ? await startRunMcp(s, mcpServers, {
@@ -82,7 +87,7 @@ export async function runAgentPhase(
       })
     : undefined;
   try {
-    return await runWithTools(s, work, provider, signal, [...builtIn, ...(mcp?.tools ?? [])], allowBash);
+    return await runWithTools(s, work, provider, signal, [...own, ...(mcp?.tools ?? [])], allowBash);
   } finally {
     await mcp?.close();
   }
@@ -114,6 +119,8 @@ async function runWithTools(
     agentsMd: agents.trusted,
     agentsMdSource: agents.source,
     instructions: inputs.instructions,
+    structuredAnswer: s.answerSchema !== undefined,
+    ...(task.mode === 'review' ? { mode: 'review' as const } : {}),
   });
   const earlier = s.earlier;
   const continued = earlier?.transcript;

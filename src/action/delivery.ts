@@ -6,6 +6,7 @@ import { deliverWork } from '../github/delivery.js';
 import type { Provider } from '../providers/types.js';
 import { GRACE, type Ending } from './ending.js';
 import { earlySummary, prBody } from './publish.js';
+import { reviewPhase } from './review.js';
 import type { PreparedWork } from './start-up.js';
 import type { Conclusion, FinishInput, RunState } from './state.js';
 
@@ -29,6 +30,7 @@ export async function deliverPhase(
     const cancelled = result.conclusion === 'cancelled' || signal.aborted;
     return { conclusion: cancelled ? 'cancelled' : 'failure', result, plan, error: unready, provider };
   }
+  if (task.mode === 'review') return withAnswer(s, await reviewPhase(s, work, result, provider));
   if (await checkout.restoreConfig().catch(() => false)) {
     s.notice('The git configuration was changed during the run; it was put back before committing.');
   }
@@ -81,8 +83,27 @@ export async function deliverPhase(
   let conclusion: Conclusion = result.conclusion;
   if (conclusion === 'success' && !delivery.commit) conclusion = 'no-changes';
   if (delivery.error) conclusion = 'failure';
-  const error = [result.error, delivery.error].filter(Boolean).join(' ') || undefined;
+  const unanswered = unansweredError(s, result);
+  if (unanswered) conclusion = 'failure';
+  const error = [result.error, delivery.error, unanswered].filter(Boolean).join(' ') || undefined;
   return { conclusion, result, plan, delivery, error, provider };
+}
+
+function withAnswer(s: RunState, o: FinishInput): FinishInput {
+  const unanswered = o.result && o.conclusion !== 'cancelled' ? unansweredError(s, o.result) : undefined;
+  if (!unanswered) return o;
+  return { ...o, conclusion: 'failure', error: [o.error, unanswered].filter(Boolean).join(' ') };
+}
+
+/** With an output schema, a run that ends without a valid answer is a failure (CONTRACT §9). */
+export function unansweredError(s: RunState, result: AgentResult): string | undefined {
+  if (!s.answerSchema || s.answer) return undefined;
+  const tries = result.messages.filter(
+    (m) => m.role === 'toolResult' && m.toolName === 'submit_answer',
+  ).length;
+  return tries === 0
+    ? 'No answer was given: the model never called submit_answer, so there is no structured-output.'
+    : `No valid answer was given: all ${tries} answer(s) submitted failed the output schema, so there is no structured-output.`;
 }
 
 function firstLine(text: string): string | undefined {

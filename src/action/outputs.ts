@@ -16,6 +16,10 @@ export interface RunOutputs {
   model?: string;
   turns?: number;
   usage?: Usage;
+  /** the valid answer to `output-schema`, as JSON text */
+  structuredOutput?: string;
+  /** the review a review run posted */
+  reviewUrl?: string;
 }
 
 export function outputValues(o: RunOutputs): Record<string, string> {
@@ -33,6 +37,8 @@ export function outputValues(o: RunOutputs): Record<string, string> {
     'input-tokens': String(o.usage?.inputTokens ?? 0),
     'output-tokens': String(o.usage?.outputTokens ?? 0),
     'cost-usd': o.usage?.costUsd !== undefined ? o.usage.costUsd.toFixed(4) : '',
+    'structured-output': o.structuredOutput ?? '',
+    'review-url': o.reviewUrl ?? '',
   };
 }
 

@@ -117,6 +117,8 @@ function summaryInput(s: RunState, o: FinishInput): RunSummaryInput {
     artifactName: s.artifactName,
     diff: s.inputs.dryRun && r ? editsDiff(r.messages) || undefined : undefined,
     related: related.length > 0 ? related : undefined,
+    ...(s.answer ? { structuredOutput: JSON.stringify(s.answer.value, null, 2) } : {}),
+    ...(s.reviewUrl ? { reviewUrl: s.reviewUrl } : {}),
     notices: [...s.notices, ...(s.inputs.dryRun ? ['Dry run: nothing was pushed or posted.'] : [])],
     commandNetwork: commandNetworkLine(s),
   };
@@ -206,6 +208,8 @@ async function finishOnce(s: RunState, o: FinishInput, ending: Ending | undefine
     model: input.models.join(','),
     turns: input.turns,
     usage,
+    ...(s.answer ? { structuredOutput: JSON.stringify(s.answer.value) } : {}),
+    ...(s.reviewUrl ? { reviewUrl: s.reviewUrl } : {}),
   };
   setRunOutputs(outputs, s.redact);
   if (s.comment) {

@@ -26,9 +26,11 @@ import { createRedactor, MIN_SECRET_LENGTH, secretsFromEnv } from '../protocol/r
 import { capabilitiesOf, cloudSecrets, preloadProvider, PROVIDER_ENV } from '../providers/index.js';
 import { probeMachine, startSandbox, type SandboxSetup } from '../sandbox/index.js';
 import { BranchPrefetch, followUpPlan } from './follow-up.js';
+import type { AnswerSchema } from '../tools/answer-schema.js';
 import { InputError, readInputs, type ActionInputs } from './inputs.js';
 import { mcpSecrets, parseMcpConfig } from '../tools/mcp/config.js';
 import { untilAborted } from './ending.js';
+import { loadOutputSchema } from './output-schema.js';
 import { setRunOutputs } from './outputs.js';
 import { readRunnerEnv } from './runner-env.js';
 import { mark, RunState } from './state.js';
@@ -44,8 +46,10 @@ export async function startUp(
   mark('modules loaded');
   const runner = readRunnerEnv(env, cwd);
   let inputs: ActionInputs;
+  let answerSchema: AnswerSchema | undefined;
   try {
     inputs = readInputs((name) => core.getInput(name));
+    answerSchema = await loadOutputSchema(inputs.outputSchema, runner.workspace);
   } catch (err) {
     const message = err instanceof InputError ? err.message : `Reading the inputs failed: ${String(err)}`;
     setRunOutputs({ conclusion: 'failure' });
@@ -68,6 +72,7 @@ export async function startUp(
     labelTrigger: inputs.labelTrigger,
     prompt: inputs.prompt,
     issueNumber: inputs.issueNumber,
+    mode: inputs.mode,
     repository: runner.repository,
     actor: runner.actor,
     botLogins: [ACTIONS_BOT_LOGIN],
@@ -200,6 +205,7 @@ export async function startUp(
       env,
       contextReady,
       ...(commentsListed ? { commentsListed } : {}),
+      ...(answerSchema ? { answerSchema } : {}),
     }),
   };
 }
@@ -382,7 +388,9 @@ async function findEarlier(
   // The listing went out beside the permission check (for any task with a number); which
   // markers count is known once this run's comment is posted.
   const listed = s.commentsListed;
-  if (!inputs.continueSession || task.number === undefined || !listed) return undefined;
+  // A review starts afresh each time: the earlier review threads are what it remembers.
+  if (!inputs.continueSession || task.mode === 'review' || task.number === undefined || !listed)
+    return undefined;
   const where = { owner: task.owner, repo: task.repo, issueNumber: task.number };
   // The first run on an issue (no comment carries a session marker at all) needs no wait for the
   // comment's post, which tells whose markers count; a PR may carry one in its body instead.

@@ -15,6 +15,8 @@ import { createRedactor } from '../protocol/redact.js';
 import type { TranscriptWriter } from '../protocol/transcript.js';
 import type { Provider } from '../providers/types.js';
 import type { SandboxSetup } from '../sandbox/index.js';
+import type { DraftComment } from '../tools/add-review-comment.js';
+import type { AnswerSchema } from '../tools/answer-schema.js';
 import type { ActionInputs } from './inputs.js';
 import { createActionsLog } from './log.js';
 import { runUrlOf, type RunnerEnv } from './runner-env.js';
@@ -51,6 +53,8 @@ export interface RunStateInit {
   contextReady: Promise<TaskContext>;
   /** the issue's comments, one listing for the context and the earlier session's marker */
   commentsListed?: Promise<readonly IssueComment[]>;
+  /** the compiled `output-schema`, when one was given */
+  answerSchema?: AnswerSchema;
 }
 
 export class RunState {
@@ -65,6 +69,13 @@ export class RunState {
   readonly env: NodeJS.ProcessEnv;
   readonly contextReady: Promise<TaskContext>;
   readonly commentsListed?: Promise<readonly IssueComment[]>;
+  readonly answerSchema?: AnswerSchema;
+  /** the last valid answer given to submit_answer (CONTRACT §9) */
+  answer?: { value: unknown };
+  /** the pull-request review a review run posted (CONTRACT §9) */
+  reviewUrl?: string;
+  /** the inline comments a review run's model drafted, posted together at the end */
+  readonly reviewDrafts: DraftComment[] = [];
   readonly runUrl: string;
   /** `$RUNNER_TEMP/patchloop/<run>`: the transcript, saved outputs, a downloaded earlier transcript */
   readonly dir: string;
@@ -104,6 +115,7 @@ export class RunState {
     this.env = o.env;
     this.contextReady = o.contextReady;
     if (o.commentsListed) this.commentsListed = o.commentsListed;
+    if (o.answerSchema) this.answerSchema = o.answerSchema;
     this.runUrl = runUrlOf(o.runner);
     this.redact = createRedactor(o.secrets);
     this.dir = join(o.runner.runnerTemp, 'patchloop', o.runner.runId);

@@ -1,11 +1,20 @@
 // GitHub event payload → the task of this run, or why there is none (CONTRACT §4). Each event
 // kind has its own small reader in ./events/; this file only picks one.
-import type { TaskDecision } from './task.js';
+import { sanitizeUntrusted } from './sanitize.js';
+import type { Task, TaskDecision } from './task.js';
 import { ACTIONS_BOT_LOGIN } from './trigger.js';
 import { issueCommentTask } from './events/issue-comment.js';
 import { issuesTask } from './events/issues.js';
-import { actorOf, obj, str, type EventHandler, type EventOptions } from './events/payload.js';
-import { promptTask } from './events/prompt.js';
+import {
+  actorOf,
+  obj,
+  str,
+  type EventHandler,
+  type EventInput,
+  type EventOptions,
+} from './events/payload.js';
+import { issuePromptTask, promptTask } from './events/prompt.js';
+import { pullRequestTask } from './events/pull-request.js';
 import { reviewCommentTask } from './events/review-comment.js';
 import { reviewTask } from './events/review.js';
 import { workflowRunTask } from './events/workflow-run.js';
@@ -18,6 +27,8 @@ const HANDLERS: Record<string, EventHandler> = {
   pull_request_review: reviewTask,
   issues: issuesTask,
   workflow_run: workflowRunTask,
+  pull_request: pullRequestTask,
+  pull_request_target: pullRequestTask,
 };
 
 /** Reads the event and decides whether this run has a task. Never throws on odd payloads. */
@@ -30,7 +41,7 @@ export function taskFromEvent(eventName: string, payload: unknown, options: Even
   const prompt = options.prompt.trim();
   const sender = actorOf(p.sender) ?? (options.actor ? { login: options.actor, type: 'User' } : undefined);
   const handler = HANDLERS[eventName] ?? promptTask;
-  return handler({
+  const input: EventInput = {
     event: eventName,
     payload: p,
     action: str(p.action),
@@ -46,5 +57,43 @@ export function taskFromEvent(eventName: string, payload: unknown, options: Even
       requester: sender,
       prompt: prompt || undefined,
     },
-  });
+  };
+  let decision = handler(input);
+  // With `prompt` no phrase is needed (CONTRACT §2): an issue opened without one is the prompt's
+  // task about that issue (a triage workflow on `issues: opened`).
+  if (!decision.run && prompt && eventName === 'issues') decision = issuePromptTask(input) ?? decision;
+  if (!decision.run) return decision;
+  const task = asReview(decision.task, options);
+  // `mode: review` changes nothing; without a pull request there is nothing to review.
+  if (options.mode === 'review' && task.mode !== 'review')
+    return {
+      run: false,
+      reason: `mode: review reviews pull requests, and this ${eventName || 'event'} is not about one`,
+    };
+  return { run: true, task };
+}
+
+/**
+ * A request on a pull request is a review (CONTRACT §9) when its words after the trigger phrase
+ * begin with "review" (the rest is its focus), or when `mode` is review.
+ */
+function asReview(task: Task, options: EventOptions): Task {
+  if (!task.isPullRequest || task.mode) return task;
+  const t = task.trigger;
+  if (t.kind !== 'issue-comment' && t.kind !== 'review-comment' && t.kind !== 'review') return task;
+  const focus = reviewFocusOf(t.body, options.triggerPhrase);
+  if (focus === undefined && options.mode !== 'review') return task;
+  return { ...task, mode: 'review', ...(focus ? { reviewFocus: focus } : {}) };
+}
+
+/** The words after `<phrase> review`, '' for a bare `<phrase> review`; undefined when the request is not a review. */
+export function reviewFocusOf(body: string, phrase: string): string | undefined {
+  const needle = phrase.trim().toLowerCase();
+  if (!needle) return undefined;
+  const at = sanitizeUntrusted(body).toLowerCase().indexOf(needle);
+  if (at === -1) return undefined;
+  const after = sanitizeUntrusted(body).slice(at + needle.length);
+  const m = /^[\s,:]*review\b[\s,:.-]*/i.exec(after);
+  if (!m) return undefined;
+  return after.slice(m[0].length).trim();
 }

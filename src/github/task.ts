@@ -18,6 +18,8 @@ export type TriggerSource =
   | { kind: 'issue-body'; body: string; createdAt: string }
   | { kind: 'label'; label: string; createdAt: string }
   | { kind: 'workflow-run'; createdAt: string }
+  /** a `pull_request`/`pull_request_target` event (opened, synchronize, …) of a review run */
+  | { kind: 'pull-request'; action: string; createdAt: string; url?: string }
   | { kind: 'prompt'; createdAt: string };
 
 export interface PullRequestRefs {
@@ -82,6 +84,13 @@ export interface Task {
   /** set for a `prompt` task about an issue (the `issue-number` input): its title and body are read from GitHub */
   issueFromInput?: boolean;
   pr?: PullRequestRefs;
+  /**
+   * `review`: review the pull request, change nothing (CONTRACT §9) — from `mode: review` or a
+   * request that begins with the word "review". Absent: fix.
+   */
+  mode?: 'review';
+  /** what a review request asks to look at (the words after "review"), when it says */
+  reviewFocus?: string;
   review?: ReviewLocation;
   workflowRun?: WorkflowRunInfo;
 }

@@ -112,13 +112,13 @@ let ajv: Promise<Ajv> | undefined;
 function compileCheck(schema: JsonSchema): SchemaCheck | Promise<SchemaCheck> {
   const ready = precompiledChecks.get(JSON.stringify(schema));
   if (ready) return ready;
-  // The bundle imports ajv (CommonJS) through esbuild's interop, where its named export is found on
-  // the default one: an MCP server's schema, compiled at run time, failed with "is not a constructor".
+  // In the bundle ajv is a chunk of its own whose only export is `default` (its CommonJS
+  // exports): the class is then `default.Ajv`, not a named export ("s is not a constructor").
   ajv ??= import('ajv').then((m) => {
-    const mod = m as unknown as { Ajv?: typeof Ajv; default?: { Ajv?: typeof Ajv } };
-    const Ctor = mod.Ajv ?? mod.default?.Ajv;
-    if (!Ctor) throw new Error('ajv could not be loaded');
-    return new Ctor(AJV_OPTIONS);
+    const cjs = (m as { default?: { Ajv?: typeof m.Ajv } }).default;
+    const AjvClass = m.Ajv ?? cjs?.Ajv;
+    if (!AjvClass) throw new Error('ajv could not be loaded');
+    return new AjvClass(AJV_OPTIONS);
   });
   return ajv.then((a) => a.compile(schema));
 }

@@ -14,12 +14,21 @@ export function workspaceChanges(): number {
   return changes;
 }
 
+function validatorOf(tool: AnyAgentTool): Validator {
+  const own = tool.checkArguments?.bind(tool);
+  if (!own) return compileValidator(tool);
+  return (args) => {
+    const error = own(args);
+    return error === undefined ? { ok: true } : { ok: false, error };
+  };
+}
+
 /** A set of tools with their validators compiled once. */
 export class ToolRegistry {
   private readonly entries = new Map<string, { tool: AnyAgentTool; validate: Validator }>();
 
   constructor(tools: readonly AnyAgentTool[]) {
-    for (const tool of tools) this.entries.set(tool.name, { tool, validate: compileValidator(tool) });
+    for (const tool of tools) this.entries.set(tool.name, { tool, validate: validatorOf(tool) });
   }
 
   get tools(): AnyAgentTool[] {

@@ -32,6 +32,12 @@ export interface ToolContext {
 export interface AgentTool<TArgs = Record<string, unknown>, TDetails = unknown> extends ToolDefinition {
   /** True when the tool never changes the workspace, so calls of it may run side by side. */
   readOnly?: boolean;
+  /**
+   * Checks the arguments instead of the registry's draft-07 check of `parameters`: for a tool
+   * whose schema is of another draft (submit_answer's user-given 2020-12 schema) and that checks
+   * it itself. Returns the error text the model gets, or undefined when the arguments may run.
+   */
+  checkArguments?(args: Record<string, unknown>): string | undefined;
   execute(args: TArgs, ctx: ToolContext): Promise<ToolOutput<TDetails>>;
 }
 

@@ -74,6 +74,10 @@ export interface RunSummaryInput {
   related?: { label: string; url: string }[];
   /** What commands could reach on the network (`command-network`) and what was refused. */
   commandNetwork?: string;
+  /** The valid answer to the run's output schema, as JSON text (CONTRACT §9). */
+  structuredOutput?: string;
+  /** The pull-request review a review run posted. */
+  reviewUrl?: string;
 }
 
 export interface SummaryMarkdownOptions {
@@ -217,6 +221,8 @@ function mapText(input: RunSummaryInput, c: (s: string) => string): RunSummaryIn
     diff: r(input.diff),
     related: input.related?.map((l) => ({ label: c(l.label), url: c(l.url) })),
     commandNetwork: r(input.commandNetwork),
+    structuredOutput: r(input.structuredOutput),
+    reviewUrl: r(input.reviewUrl),
   };
 }
 
@@ -290,6 +296,8 @@ function headMarkdown(s: RunSummaryInput, links: Links): string {
     ]);
   else if (s.compareUrl) rows.push(['Compare', `[create a pull request](${href(s.compareUrl)})`]);
   if (s.commandNetwork) rows.push(['Command network', cell(s.commandNetwork.replace(/\*/g, '\\*'))]);
+  if (s.reviewUrl && /^https?:\/\//.test(s.reviewUrl))
+    rows.push(['Review', `[posted](${href(s.reviewUrl)})`]);
   // The first row is the table's header: a header of empty cells shows as an empty strip.
   const [first, ...rest] = rows;
   lines.push(`| ${first![0]} | ${first![1]} |`, '|---|---|');
@@ -320,6 +328,16 @@ function finalMarkdown(text: string, kept: string): string {
     .map((l) => (l ? `> ${l}` : '>'))
     .join('\n');
   return `**Final message**\n\n${quoted}`;
+}
+
+function answerMarkdown(text: string, kept: string): string {
+  if (!text) return '';
+  const body =
+    kept.length < text.length
+      ? `${kept.trimEnd()}\n… (cut; the output structured-output has it whole)`
+      : text;
+  const fence = fenceFor(body);
+  return ['**Structured answer** (output `structured-output`)', '', `${fence}json`, body, fence].join('\n');
 }
 
 function fenceFor(text: string): string {
@@ -481,6 +499,7 @@ export function renderSummaryMarkdown(input: RunSummaryInput, options: SummaryMa
   const footer = footerMarkdown(s);
   const finalText = s.finalMessage?.trim() ?? '';
   const diffText = s.diff ?? '';
+  const answerText = s.structuredOutput ?? '';
   const allLog = s.toolLog.map(logLine);
 
   // Full sizes first; the joins between sections cost a few characters each.
@@ -489,13 +508,14 @@ export function renderSummaryMarkdown(input: RunSummaryInput, options: SummaryMa
     final: finalMarkdown(finalText, finalText),
     diff: diffMarkdown(diffText, diffText, s.changedFiles),
     log: logMarkdown(s.toolLog, fitLog(allLog, maxLines, Number.MAX_SAFE_INTEGER, unit)),
+    answer: answerMarkdown(answerText, answerText),
   };
-  const room = limit - size(head) - size(footer) - 16;
-  const [filesBudget, finalBudget, diffBudget, logBudget] = shareBudget(
+  const room = limit - size(head) - size(footer) - 20;
+  const [filesBudget, finalBudget, diffBudget, logBudget, answerBudget] = shareBudget(
     room,
-    [size(full.files), size(full.final), size(full.diff), size(full.log)],
-    [1, 3, 2, 3],
-  ) as [number, number, number, number];
+    [size(full.files), size(full.final), size(full.diff), size(full.log), size(full.answer)],
+    [1, 3, 2, 3, 2],
+  ) as [number, number, number, number, number];
 
   let files = full.files;
   if (size(files) > filesBudget) {
@@ -508,6 +528,7 @@ export function renderSummaryMarkdown(input: RunSummaryInput, options: SummaryMa
   }
   const final = fitText(finalText, finalBudget, unit, (kept) => finalMarkdown(finalText, kept));
   const diff = fitText(diffText, diffBudget, unit, (kept) => diffMarkdown(diffText, kept, s.changedFiles));
+  const answer = fitText(answerText, answerBudget, unit, (kept) => answerMarkdown(answerText, kept));
   let log = full.log;
   if (size(log) > logBudget) {
     log = logMarkdown(s.toolLog, fitLog(allLog, maxLines, Math.max(0, logBudget - 300), unit));
@@ -516,7 +537,7 @@ export function renderSummaryMarkdown(input: RunSummaryInput, options: SummaryMa
     }
   }
 
-  let out = cleanText(redact)(join([head, files, final, diff, log, footer]));
+  let out = cleanText(redact)(join([head, answer, files, final, diff, log, footer]));
   if (size(out) > limit || out.length > maxChars) {
     const bound = Math.min(limit, unit === 'chars' ? maxChars : limit) - 4;
     out = `${headWithin(out, bound, unit)}…\n`;

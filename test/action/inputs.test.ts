@@ -96,6 +96,8 @@ describe('outputs', () => {
         'input-tokens',
         'output-tokens',
         'cost-usd',
+        'structured-output',
+        'review-url',
       ].sort(),
     );
     expect(values).toMatchObject({ conclusion: 'skipped', branch: '', turns: '0', 'cost-usd': '' });

