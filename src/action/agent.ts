@@ -103,7 +103,10 @@ async function runWithTools(
 ): Promise<AgentResult> {
   const { inputs, task, runner } = s;
   const { sandbox, plan, context } = work;
-  const { tools, leftOut } = filterAllowedTools(offered, inputs.allowedTools);
+  const { tools, leftOut } = filterAllowedTools(offered, inputs.allowedTools, [
+    'submit_answer',
+    'add_review_comment',
+  ]);
   if (leftOut.length > 0) core.info(`patchloop: allowed-tools leaves out ${leftOut.join(', ')}.`);
   allowBash &&= tools.some((t) => t.name === 'bash');
   const transcript = (s.transcript = new TranscriptWriter(s.transcriptPath, {

@@ -17,12 +17,17 @@ export function allowedToolsMatcher(patterns: readonly string[]): (name: string)
   return (name) => res.some((re) => re.test(name));
 }
 
-/** The tools allowed, and the names of those left out (for the log). */
+/**
+ * The tools allowed, and the names of those left out (for the log). `always` names tools that are
+ * how the run gives its result (submit_answer, add_review_comment): never filtered out.
+ */
 export function filterAllowedTools<T extends { name: string }>(
   tools: readonly T[],
   patterns: readonly string[],
+  always: readonly string[] = [],
 ): { tools: T[]; leftOut: string[] } {
-  const allowed = allowedToolsMatcher(patterns);
+  const matcher = allowedToolsMatcher(patterns);
+  const allowed = (name: string) => always.includes(name) || matcher(name);
   const kept = tools.filter((t) => allowed(t.name));
   return { tools: kept, leftOut: tools.filter((t) => !allowed(t.name)).map((t) => t.name) };
 }
