@@ -12,6 +12,7 @@ import { deliverPhase } from './delivery.js';
 import { createComment, finish } from './publish.js';
 import { prepareWorkspace, startUp, type PreparedWork } from './start-up.js';
 import { mark, type RunState } from './state.js';
+import { runDeliverStage } from './stage-deliver.js';
 
 export type { Conclusion } from './state.js';
 
@@ -19,6 +20,8 @@ export type { Conclusion } from './state.js';
 export async function run(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
   const started = await startUp(env, cwd);
   if ('code' in started) return started.code;
+  // ---- stage: deliver (stage-deliver.ts): no agent, no command; check and apply the artifact ----
+  if (started.state.inputs.stage === 'deliver') return runDeliverStage(started.state);
   return runSession(started.state);
 }
 
@@ -58,9 +61,11 @@ async function runSession(s: RunState): Promise<number> {
 async function runPhases(s: RunState, signal: AbortSignal): Promise<number> {
   // Acknowledge first: the comment exists before the first model request.
   const commentReady = createComment(s);
-  const ack = s.inputs.dryRun
-    ? Promise.resolve(undefined)
-    : commentReady.then(() => acknowledge(s.github, s.task));
+  // stage: agent writes nothing but the tracking comment (its token may be read-only)
+  const ack =
+    s.inputs.dryRun || s.inputs.stage === 'agent'
+      ? Promise.resolve(undefined)
+      : commentReady.then(() => acknowledge(s.github, s.task));
   let work: PreparedWork;
   try {
     work = await prepareWorkspace(s, commentReady);

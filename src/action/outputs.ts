@@ -16,6 +16,8 @@ export interface RunOutputs {
   model?: string;
   turns?: number;
   usage?: Usage;
+  /** stage: agent — the delivery artifact's name */
+  deliveryArtifact?: string;
 }
 
 export function outputValues(o: RunOutputs): Record<string, string> {
@@ -33,6 +35,7 @@ export function outputValues(o: RunOutputs): Record<string, string> {
     'input-tokens': String(o.usage?.inputTokens ?? 0),
     'output-tokens': String(o.usage?.outputTokens ?? 0),
     'cost-usd': o.usage?.costUsd !== undefined ? o.usage.costUsd.toFixed(4) : '',
+    'delivery-artifact': o.deliveryArtifact ?? '',
   };
 }
 

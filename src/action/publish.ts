@@ -21,6 +21,7 @@ import {
 } from '../report/summary.js';
 import { setRunOutputs, type RunOutputs } from './outputs.js';
 import type { FinishInput, RunState } from './state.js';
+import { stageAgentArtifact } from './stage-agent.js';
 
 const FAILING: ReadonlySet<string> = new Set(['failure', 'budget-exceeded', 'cancelled']);
 
@@ -129,6 +130,12 @@ export async function finish(s: RunState, o: FinishInput): Promise<number> {
   }
   const location = o.conclusion === 'cancelled' ? transcriptPathIfAny(s) : await publishTranscript(s);
   const input = summaryInput(s, { ...o, transcriptLocation: location });
+  // ---- stage: agent (stage-agent.ts): the delivery is written down as an artifact, not done ----
+  const deliveryArtifact =
+    s.inputs.stage === 'agent'
+      ? await stageAgentArtifact(s, o, input, () => prBody(s, o.result!, o.plan!, o.delivery!, o.provider!))
+      : undefined;
+  // ---- end stage: agent ----
   const commentText = renderSummaryMarkdown(input, { redact: s.redact });
   let commentUrl: string | undefined;
   if (s.comment) {
@@ -162,6 +169,7 @@ export async function finish(s: RunState, o: FinishInput): Promise<number> {
     model: input.models.join(','),
     turns: input.turns,
     usage,
+    deliveryArtifact, // stage: agent
   };
   setRunOutputs(outputs, s.redact);
   s.log.outcome(input);
