@@ -309,7 +309,7 @@ describe('a delivery artifact altered between the stages delivers nothing and sa
           const sub = execFileSync('git', ['mktree'], { cwd: d, input: `040000 tree ${inner}\t.GIT\n` })
             .toString()
             .trim();
-          const root = git(d, 'ls-tree', 'HEAD') + `040000 tree ${sub}\tvendor\n`;
+          const root = `${git(d, 'ls-tree', 'HEAD')}\n040000 tree ${sub}\tvendor\n`;
           const tree = execFileSync('git', ['mktree'], { cwd: d, input: root }).toString().trim();
           const commit = execFileSync('git', ['commit-tree', tree, '-p', 'HEAD', '-m', 'crafted'], { cwd: d })
             .toString()
@@ -340,7 +340,7 @@ describe('a delivery artifact altered between the stages delivers nothing and sa
       const { issue, ctx, name, refsBefore } = await agentJob();
       await alter(name, change);
       const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
-      expect(deliver.r.code).toBe(1);
+      expect(deliver.r.code, deliver.r.stdout.slice(-3000)).toBe(1);
       expect(deliver.r.outputs.conclusion).toBe('failure');
       expect(originRefs()).toBe(refsBefore);
       expect(gh.pulls.size).toBe(0);
