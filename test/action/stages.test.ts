@@ -17,6 +17,7 @@ import { ACTIONS_BOT, startFakeGitHub, type FakeGitHub } from '../fakes/github-s
 import type { FakeProviderServer } from '../fakes/sse.js';
 import { git, makeRepo, writeFiles, type RepoFixture } from '../github/git-fixtures.js';
 import { issueComment } from '../github/payloads.js';
+import { actionUnderTest } from '../hardening/attack-kit.js';
 import { buildAction, runAction, type BuiltAction } from './harness.js';
 
 const WRITE_TOKEN = 'ghs_faketoken';
@@ -41,7 +42,8 @@ const FIX: AnthropicTurn[] = [
 
 let action: BuiltAction;
 beforeAll(async () => {
-  action = await buildAction();
+  // PL_DEFENCE_OFF=delivery-… switches a check off in this bundle (test/hardening/attack-kit.ts)
+  action = await actionUnderTest(buildAction);
 });
 afterAll(() => action.cleanup());
 
@@ -344,7 +346,9 @@ describe('a delivery artifact altered between the stages delivers nothing and sa
       expect(deliver.r.outputs.conclusion).toBe('failure');
       expect(originRefs()).toBe(refsBefore);
       expect(gh.pulls.size).toBe(0);
-      expect(deliver.r.stepSummary).toContain(`The delivery check **${check}** failed`);
+      expect(deliver.r.stepSummary, deliver.r.stepSummary).toContain(
+        `The delivery check **${check}** failed`,
+      );
       expect(deliver.r.stdout).toContain(`delivery check "${check}" failed`);
       // the comment says it too
       const said = gh.issueComments.filter(
