@@ -21,7 +21,7 @@ import {
 import { headRefusal, pushAndPropose, type Delivery, type WorkPlan } from '../github/delivery.js';
 import { cleanPrefix } from '../git/branch-name.js';
 import { fetchBundle, hasCommit, listBundle, verifyBundle, type GitAt } from '../git/bundle.js';
-import { DEFAULT_MAX_FILE_BYTES, GitRepo } from '../git/index.js';
+import { DEFAULT_MAX_FILE_BYTES, GitRepo, restoreCheckoutCredential } from '../git/index.js';
 import { createRedactor } from '../protocol/redact.js';
 import type { Usage } from '../protocol/types.js';
 import { renderSummaryMarkdown, STEP_SUMMARY_MAX_BYTES, type RunSummaryInput } from '../report/summary.js';
@@ -41,8 +41,13 @@ export async function runDeliverStage(s: RunState): Promise<number> {
     const message = err instanceof Error ? err.message : String(err);
     return refuse(s, manifest, check, message);
   } finally {
+    // Later steps of the workflow may push with the checkout's credential, as before the run.
     await s.credentialReady
-      .then((credential) => (s.repo ? s.repo.restoreCredential(credential) : undefined))
+      .then((credential) =>
+        s.repo
+          ? s.repo.restoreCredential(credential)
+          : restoreCheckoutCredential(s.runner.workspace, credential),
+      )
       .catch((err: Error) =>
         core.warning(`patchloop: the checkout credential was not put back: ${err.message}`),
       );

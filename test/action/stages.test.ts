@@ -112,7 +112,7 @@ async function stageJob(o: {
 }
 
 /** An issue with a trigger comment, and the agent job run on it. */
-async function agentJob() {
+async function agentJob(o: { refusedComment?: boolean } = {}) {
   const issue = gh.addIssue({ title: TITLE, body: 'div(1, 0) should be 0' });
   const trigger = gh.addComment(issue.number, { body: '/patchloop please fix this', author: 'alice' });
   const refsBefore = originRefs();
@@ -123,7 +123,9 @@ async function agentJob() {
   const agent = await stageJob({ stage: 'agent', ...ctx, workspace: repo.work });
   expect(agent.r.code, agent.r.stderr.slice(-3000)).toBe(0);
   // No write but the comment was even attempted with the read-only token; nothing reached origin.
-  expect(gh.refusedWrites).toEqual([]);
+  expect(gh.refusedWrites).toEqual(
+    o.refusedComment ? [{ method: 'POST', path: `/repos/octo/demo/issues/${issue.number}/comments` }] : [],
+  );
   expect(originRefs()).toBe(refsBefore);
   expect(gh.pulls.size).toBe(0);
   const name = agent.r.outputs['delivery-artifact']!;
@@ -173,6 +175,34 @@ describe('stage: agent, then stage: deliver', () => {
     expect(marker!.artifactName).toMatch(/^patchloop-transcript-/);
     expect(service.artifacts.some((a) => a.name === marker!.artifactName && a.finalized)).toBe(true);
     expect(deliver.r.stepSummary).toContain('Guarded div()');
+    // no secret of either job in the delivery artifact
+    const zip = service.zipOf(service.artifacts.find((a) => a.name === name)!.id);
+    const files = await readZip(zip, {
+      only: ['manifest.json', 'commits.bundle', 'transcript.jsonl'],
+      maxBytes: 64 << 20,
+    });
+    expect([...files.keys()].sort()).toEqual(['commits.bundle', 'manifest.json', 'transcript.jsonl']);
+    for (const secret of [API_KEY, READ_TOKEN, WRITE_TOKEN]) {
+      for (const [file, data] of files) expect(data.toString('latin1'), file).not.toContain(secret);
+      expect(bot[0]!.body).not.toContain(secret);
+      expect(pr.body ?? '').not.toContain(secret);
+    }
+  });
+
+  it('without issues: write the agent job posts nothing, goes on, and the deliver job posts the summary', async () => {
+    gh.readOnlyToken(READ_TOKEN, []);
+    const { issue, ctx, agent } = await agentJob({ refusedComment: true });
+    expect(agent.r.outputs.conclusion).toBe('success');
+    expect(agent.r.stepSummary).toContain('Guarded div()');
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    expect(deliver.r.code, deliver.r.stderr.slice(-3000)).toBe(0);
+    expect(deliver.r.outputs).toMatchObject({ conclusion: 'success', 'pr-number': '2' });
+    const bot = gh.issueComments.filter(
+      (c) => c.issue_url.endsWith(`/issues/${issue.number}`) && c.user.login === ACTIONS_BOT.login,
+    );
+    expect(bot).toHaveLength(1);
+    expect(bot[0]!.body).toContain('/pull/2');
+    expect(readSessionMarker(bot[0]!.body)).toMatchObject({ runId: String(RUN_ID) });
   });
 });
 
