@@ -367,6 +367,23 @@ describe('a delivery artifact altered between the stages delivers nothing and sa
     ],
   ];
 
+  cases.push(
+    [
+      'a branch outside the branch prefix',
+      'branch',
+      (m) => {
+        m.branch = 'release/1.0';
+      },
+    ],
+    [
+      'the default branch as the branch',
+      'branch',
+      (m) => {
+        m.branch = 'main';
+      },
+    ],
+  );
+
   for (const [what, check, change] of cases) {
     it(`${what} → check "${check}"`, async () => {
       const { issue, ctx, name, refsBefore } = await agentJob();

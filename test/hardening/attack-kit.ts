@@ -671,6 +671,10 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
     what: 'stage: deliver lets commits change protected-paths',
     edits: [[/if\(([\w$]+)\)throw new ([\w$]+)\("protected-paths"/g, 'if(!1)throw new $2("protected-paths"']],
   },
+  'delivery-branch': {
+    what: 'stage: deliver pushes to a branch outside the branch prefix',
+    edits: [[/if\(!([\w$]+)\|\|![\w$]+\.branch\.startsWith\(\1\)\)throw/g, 'if(!1)throw']],
+  },
   'delivery-symlink': {
     what: 'stage: deliver lets commits add symbolic links that point outside the tree',
     edits: [
