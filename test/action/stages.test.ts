@@ -81,7 +81,7 @@ function originRefs(): string {
 
 async function stageJob(o: {
   stage: 'agent' | 'deliver';
-  issue: { number: number; title: string; body: string | null };
+  issue: { number: number; title: string; body: string | null; isPullRequest?: boolean };
   comment: { id: number; body: string };
   workspace: string;
   runId?: number;
@@ -404,4 +404,46 @@ describe('a delivery artifact altered between the stages delivers nothing and sa
       expect(said.length).toBeGreaterThan(0);
     });
   }
+});
+
+describe('a same-repository pull request across the stages', () => {
+  async function onPull() {
+    const headSha = repo.pushToOrigin('feature/div', { 'notes.md': 'feature work\n' });
+    const pull = gh.addPull({ title: 'Add division', head: 'feature/div', headSha });
+    const c = gh.addComment(pull.number, { body: '/patchloop fix the zero case', author: 'alice' });
+    const ctx = {
+      issue: { number: pull.number, title: pull.title, body: null, isPullRequest: true },
+      comment: { id: c.id, body: c.body },
+    };
+    const refsBefore = originRefs();
+    const agent = await stageJob({ stage: 'agent', ...ctx, workspace: repo.clone('agent') });
+    expect(agent.r.code, agent.r.stderr.slice(-3000)).toBe(0);
+    expect(gh.refusedWrites).toEqual([]);
+    expect(originRefs()).toBe(refsBefore);
+    return { headSha, ctx, refsBefore };
+  }
+
+  it('the deliver job commits onto the PR’s own head branch and opens no PR', async () => {
+    const { headSha, ctx } = await onPull();
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    expect(deliver.r.code, deliver.r.stderr.slice(-3000)).toBe(0);
+    expect(deliver.r.outputs).toMatchObject({
+      conclusion: 'success',
+      branch: 'feature/div',
+      'pr-number': '',
+    });
+    expect(git(repo.origin, 'rev-parse', 'feature/div^')).toBe(headSha);
+    expect(git(repo.origin, 'show', 'feature/div:src/math.js')).toContain('b === 0');
+    expect(gh.requestsTo('POST', /\/pulls$/)).toHaveLength(0);
+  });
+
+  it('a head branch protected since the agent job ran is not pushed to', async () => {
+    const { ctx, refsBefore } = await onPull();
+    gh.protectedBranches.add('feature/div');
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    expect(deliver.r.code).toBe(1);
+    expect(originRefs()).toBe(refsBefore);
+    expect(deliver.r.stepSummary).toContain('The delivery check **branch** failed');
+    expect(deliver.r.stepSummary).toContain('is protected');
+  });
 });
