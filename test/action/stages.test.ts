@@ -80,13 +80,14 @@ function originRefs(): string {
 }
 
 async function stageJob(o: {
-  stage: 'agent' | 'deliver';
+  stage: 'agent' | 'deliver' | 'all';
+  turns?: AnthropicTurn[];
   issue: { number: number; title: string; body: string | null; isPullRequest?: boolean };
   comment: { id: number; body: string };
   workspace: string;
   runId?: number;
 }) {
-  const model = await startAnthropicServer((_req, i) => FIX[i]!);
+  const model = await startAnthropicServer((_req, i) => (o.turns ?? FIX)[i]!);
   models.push(model);
   const identity = service.job({ runId: o.runId ?? RUN_ID, job: o.stage });
   const r = await runAction({
@@ -102,7 +103,7 @@ async function stageJob(o: {
     inputs: {
       'github-token': o.stage === 'agent' ? READ_TOKEN : WRITE_TOKEN,
       // the deliver job is given no model key at all
-      ...(o.stage === 'agent' ? { 'api-key': API_KEY, 'base-url': model.url } : {}),
+      ...(o.stage !== 'deliver' ? { 'api-key': API_KEY, 'base-url': model.url } : {}),
       stage: o.stage,
     },
     env: { ACTIONS_RUNTIME_TOKEN: identity.token, ACTIONS_RESULTS_URL: service.url, GITHUB_JOB: o.stage },
@@ -187,6 +188,46 @@ describe('stage: agent, then stage: deliver', () => {
       expect(bot[0]!.body).not.toContain(secret);
       expect(pr.body ?? '').not.toContain(secret);
     }
+  });
+
+  it('a later run follows up on the two-stage session: its transcript, its branch, its PR', async () => {
+    const { issue, ctx, agent } = await agentJob();
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    expect(deliver.r.code, deliver.r.stderr.slice(-3000)).toBe(0);
+    const branch = deliver.r.outputs.branch!;
+    const again = gh.addComment(issue.number, { body: '/patchloop also handle NaN', author: 'alice' });
+    const next = await stageJob({
+      stage: 'all',
+      runId: RUN_ID + 1,
+      issue: ctx.issue,
+      comment: { id: again.id, body: again.body },
+      workspace: repo.clone('next'),
+      turns: [
+        {
+          toolCalls: [
+            {
+              id: 'toolu_nan',
+              name: 'edit_file',
+              json: JSON.stringify({
+                path: 'src/math.js',
+                oldText: '(b === 0 ? 0 : a / b)',
+                newText: '(b === 0 || Number.isNaN(b) ? 0 : a / b)',
+              }),
+            },
+          ],
+          usage: { input: 900, output: 40 },
+        },
+        { text: 'NaN divisors give 0 as well.', usage: { input: 1000, output: 20 } },
+      ],
+    });
+    expect(next.r.code, next.r.stderr.slice(-3000)).toBe(0);
+    expect(next.r.outputs).toMatchObject({ conclusion: 'success', branch, 'pr-number': '2' });
+    expect(git(repo.origin, 'rev-parse', `refs/heads/${branch}^`)).toBe(agent.r.outputs['commit-sha']);
+    // the first request carries the agent job's conversation
+    const wire = JSON.stringify(next.model.requests[0]!.body);
+    expect(wire).toContain('"tool_use_id":"toolu_edit"');
+    expect(wire).toContain('Guarded div() against a zero divisor.');
+    expect(gh.pulls.size).toBe(1);
   });
 
   it('without issues: write the agent job posts nothing, goes on, and the deliver job posts the summary', async () => {
