@@ -96,6 +96,7 @@ describe('outputs', () => {
         'input-tokens',
         'output-tokens',
         'cost-usd',
+        'delivery-artifact',
       ].sort(),
     );
     expect(values).toMatchObject({ conclusion: 'skipped', branch: '', turns: '0', 'cost-usd': '' });
