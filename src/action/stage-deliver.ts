@@ -272,7 +272,7 @@ async function publish(s: RunState, m: DeliveryManifest, d: Delivery): Promise<n
 
 /**
  * Edits the agent stage's tracking comment into `text` when the manifest names one that is this
- * run's own (on this issue, carrying this run's marker); otherwise posts a new comment.
+ * run's own (on this issue, posted by a bot, carrying this run's marker); otherwise posts a new comment.
  */
 async function postSummary(
   s: RunState,
@@ -292,6 +292,7 @@ async function postSummary(
       });
       const ours =
         data.issue_url.endsWith(`/issues/${task.number}`) &&
+        data.user?.type === 'Bot' &&
         readSessionMarker(data.body)?.runId === s.runner.runId;
       if (ours) {
         await s.github.rest.issues.updateComment({
