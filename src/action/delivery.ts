@@ -45,8 +45,9 @@ export async function deliverPhase(
     plan,
     message: commitMessage({ task, runUrl: s.runUrl, agentSummary: firstLine(result.finalText) }),
     baselineUntracked: work.baseline,
-    push: !inputs.dryRun,
-    github: inputs.dryRun ? undefined : s.github,
+    // stage: agent commits only; the deliver job pushes (stage-agent.ts, stage-deliver.ts)
+    push: !inputs.dryRun && inputs.stage !== 'agent',
+    github: inputs.dryRun || inputs.stage === 'agent' ? undefined : s.github,
     owner: task.owner,
     repo: task.repo,
     serverUrl: runner.serverUrl,

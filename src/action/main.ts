@@ -12,6 +12,7 @@ import { untilAborted, watchEnding, type Ending } from './ending.js';
 import { createComment, finish } from './publish.js';
 import { prepareWorkspace, startUp, type PreparedWork } from './start-up.js';
 import { mark, type RunState } from './state.js';
+import { runDeliverStage } from './stage-deliver.js';
 
 export type { Conclusion } from './state.js';
 
@@ -25,6 +26,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env, cwd = process.cw
   try {
     const started = await startUp(env, cwd, ending.cancelled);
     if ('code' in started) return started.code;
+    // ---- stage: deliver (stage-deliver.ts): no agent, no command; check and apply the artifact ----
+    if (started.state.inputs.stage === 'deliver') return await runDeliverStage(started.state);
     return await runSession(started.state, ending);
   } finally {
     ending.dispose();
@@ -74,9 +77,11 @@ async function runPhases(s: RunState, ending: Ending, undo: () => Promise<void>)
   });
   // Acknowledge first: the comment exists before the first model request.
   const commentReady = createComment(s);
-  const ack = s.inputs.dryRun
-    ? Promise.resolve(undefined)
-    : commentReady.then(() => acknowledge(s.github, s.task));
+  // stage: agent writes nothing but the tracking comment (its token may be read-only)
+  const ack =
+    s.inputs.dryRun || s.inputs.stage === 'agent'
+      ? Promise.resolve(undefined)
+      : commentReady.then(() => acknowledge(s.github, s.task));
   let work: PreparedWork;
   try {
     work = await prepareWorkspace(s, commentReady, signal);

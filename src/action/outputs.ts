@@ -20,6 +20,8 @@ export interface RunOutputs {
   structuredOutput?: string;
   /** the review a review run posted */
   reviewUrl?: string;
+  /** stage: agent — the delivery artifact's name */
+  deliveryArtifact?: string;
 }
 
 export function outputValues(o: RunOutputs): Record<string, string> {
@@ -39,6 +41,7 @@ export function outputValues(o: RunOutputs): Record<string, string> {
     'cost-usd': o.usage?.costUsd !== undefined ? o.usage.costUsd.toFixed(4) : '',
     'structured-output': o.structuredOutput ?? '',
     'review-url': o.reviewUrl ?? '',
+    'delivery-artifact': o.deliveryArtifact ?? '',
   };
 }
 

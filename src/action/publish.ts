@@ -24,6 +24,7 @@ import { formatCost, formatTokens } from '../report/format.js';
 import { GRACE, untilAborted, type Ending } from './ending.js';
 import { setRunOutputs, type RunOutputs } from './outputs.js';
 import type { FinishInput, RunState } from './state.js';
+import { stageAgentArtifact } from './stage-agent.js';
 
 /** The transcript upload's deadline outside a cancel (a cancelled run's is its grace period). */
 const UPLOAD_TIMEOUT_MS = 90_000;
@@ -189,6 +190,12 @@ async function finishOnce(s: RunState, o: FinishInput, ending: Ending | undefine
     ending?.deadline(UPLOAD_TIMEOUT_MS, GRACE.upload) ?? AbortSignal.timeout(UPLOAD_TIMEOUT_MS);
   const location = await publishTranscript(s, uploadBound, Boolean(ending?.cancelled.aborted));
   const input = summaryInput(s, { ...o, transcriptLocation: location });
+  // ---- stage: agent (stage-agent.ts): the delivery is written down as an artifact, not done ----
+  const deliveryArtifact =
+    s.inputs.stage === 'agent'
+      ? await stageAgentArtifact(s, o, input, () => prBody(s, o.result!, o.plan!, o.delivery!, o.provider!))
+      : undefined;
+  // ---- end stage: agent ----
   const commentText = markdownSafely(input, { redact: s.redact });
   // The outputs and the step summary are local and cannot hang: before the comment's request.
   try {
@@ -210,6 +217,7 @@ async function finishOnce(s: RunState, o: FinishInput, ending: Ending | undefine
     usage,
     ...(s.answer ? { structuredOutput: JSON.stringify(s.answer.value) } : {}),
     ...(s.reviewUrl ? { reviewUrl: s.reviewUrl } : {}),
+    deliveryArtifact, // stage: agent
   };
   setRunOutputs(outputs, s.redact);
   if (s.comment) {

@@ -369,3 +369,99 @@ function findEndOfCentralDirectory(zip: Buffer): number {
   }
   throw new Error('not a zip archive (no end of central directory)');
 }
+
+// ---- other artifacts of a run (the delivery artifact of stage: deliver) -------------------------
+
+export interface RunArtifactOptions {
+  owner: string;
+  repo: string;
+  runId: number | string;
+  /** the artifacts considered: those whose name starts with this */
+  prefix: string;
+  /** the entries of the zip taken out of it */
+  files: string[];
+  maxBytes?: number;
+  fetch?: typeof fetch;
+  signal?: AbortSignal;
+}
+
+export type RunArtifactDownload =
+  | { ok: true; artifact: TranscriptArtifactRef; entries: Map<string, Buffer> }
+  | { ok: false; reason: DownloadFailure | 'ambiguous'; message: string };
+
+/**
+ * The one live artifact of run `runId` whose name starts with `prefix`, listed by REST (so only
+ * this run's artifacts are seen), its zip fetched through the signed URL, its digest checked and
+ * the named entries read. More than one such artifact is an error: which to use is not guessed.
+ */
+export async function downloadRunArtifact(
+  github: GitHubClient,
+  o: RunArtifactOptions,
+): Promise<RunArtifactDownload> {
+  const runId = Number(o.runId);
+  const maxBytes = o.maxBytes ?? 256 * 1024 * 1024;
+  let chosen: RestArtifact;
+  try {
+    const all = (await github.paginate(github.rest.actions.listWorkflowRunArtifacts, {
+      owner: o.owner,
+      repo: o.repo,
+      run_id: runId,
+      per_page: 100,
+      request: { signal: o.signal },
+    })) as RestArtifact[];
+    const live = all.filter((a) => a.name.startsWith(o.prefix) && !a.expired);
+    if (live.length === 0)
+      return { ok: false, reason: 'not-found', message: `Run ${runId} has no artifact named ${o.prefix}….` };
+    if (live.length > 1)
+      return {
+        ok: false,
+        reason: 'ambiguous',
+        message: `Run ${runId} has ${live.length} artifacts named ${o.prefix}… (${live.map((a) => a.name).join(', ')}).`,
+      };
+    chosen = live[0]!;
+    // An artifact of another run never answers this listing; its description is checked anyway.
+    if (chosen.workflow_run?.id !== undefined && chosen.workflow_run.id !== runId)
+      return { ok: false, reason: 'not-found', message: `Artifact ${chosen.id} is not from run ${runId}.` };
+  } catch (err) {
+    return fromRequestError(err, `the artifacts of run ${runId}`);
+  }
+  let zip: Buffer;
+  try {
+    const res = await github.request(
+      'GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}',
+      {
+        owner: o.owner,
+        repo: o.repo,
+        artifact_id: chosen.id,
+        archive_format: 'zip',
+        request: { redirect: 'manual', signal: o.signal },
+      },
+    );
+    const location = (res.headers as Record<string, string | undefined>).location;
+    if ((res.status as number) !== 302 || !location)
+      return {
+        ok: false,
+        reason: 'failed',
+        message: `Downloading ${chosen.name}: no redirect (${res.status}).`,
+      };
+    zip = await fetchCapped(o.fetch ?? nodeFetch, location, maxBytes, o.signal);
+  } catch (err) {
+    const status = (err as { status?: number }).status;
+    if (status !== undefined) return fromRequestError(err, `the zip of ${chosen.name}`);
+    return { ok: false, reason: 'failed', message: `Downloading ${chosen.name}: ${(err as Error).message}` };
+  }
+  if (chosen.digest?.startsWith('sha256:')) {
+    const got = `sha256:${createHash('sha256').update(zip).digest('hex')}`;
+    if (got !== chosen.digest)
+      return { ok: false, reason: 'failed', message: `The zip of ${chosen.name} does not match its digest.` };
+  }
+  try {
+    return { ok: true, artifact: refOf(chosen), entries: await readZip(zip, { only: o.files, maxBytes }) };
+  } catch (err) {
+    return {
+      ok: false,
+      reason: 'failed',
+      message: `The zip of ${chosen.name} could not be read: ${(err as Error).message}`,
+    };
+  }
+}

@@ -119,7 +119,7 @@ async function issueTitle(task: Task, options: PlanOptions): Promise<string | un
  * neither the default branch nor protected; otherwise the work goes to a new branch with a PR
  * into that head (into the base for a fork). The reason is given when the branch is not used.
  */
-async function headRefusal(
+export async function headRefusal(
   task: Task,
   pr: PullRequestRefs,
   github: GitHubClient | undefined,
@@ -377,7 +377,19 @@ export async function deliverWork(o: DeliverOptions): Promise<Delivery> {
     await writeBack(o.checkout, out);
     return out;
   }
-  const pushed = await o.checkout.push(o.plan.branch, pushBounds);
+  return pushAndPropose(o, out, pushBounds);
+}
+
+/**
+ * The push and the PR of deliverWork, for a commit already made (HEAD of the checkout's private
+ * git dir): `stage: deliver` applies an agent stage's commit through this same path.
+ */
+export async function pushAndPropose(
+  o: DeliverOptions,
+  out: Delivery,
+  bounds: { signal?: AbortSignal } = o.signal ? { signal: o.signal } : {},
+): Promise<Delivery> {
+  const pushed = await o.checkout.push(o.plan.branch, bounds);
   await writeBack(o.checkout, out, pushed.ok ? pushed : undefined);
   if (!pushed.ok) {
     out.error = pushed.error;

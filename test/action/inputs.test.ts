@@ -98,6 +98,7 @@ describe('outputs', () => {
         'cost-usd',
         'structured-output',
         'review-url',
+        'delivery-artifact',
       ].sort(),
     );
     expect(values).toMatchObject({ conclusion: 'skipped', branch: '', turns: '0', 'cost-usd': '' });

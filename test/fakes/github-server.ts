@@ -232,6 +232,9 @@ export class FakeGitHub {
   private readonly faults: Fault[] = [];
   private readonly overrides: { method: string; path: RegExp; handler: Handler }[] = [];
   private readonly tokens: Record<string, FakeUser>;
+  private readonly readOnlyTokens = new Map<string, RegExp[]>();
+  /** Writes refused to a read-only token (see readOnlyToken). */
+  readonly refusedWrites: { method: string; path: string }[] = [];
   private readonly now: () => Date;
   private nextNumber = 1;
   private nextId = 1000;
@@ -245,6 +248,15 @@ export class FakeGitHub {
     this.tokens = options.tokens ?? { ghs_faketoken: ACTIONS_BOT };
     this.now = options.now ?? (() => new Date());
     this.extraRoutes.push(...(options.extraRoutes ?? []));
+  }
+
+  /**
+   * Makes `token` (one of the accepted tokens) read-only, as a job's `permissions: contents: read`
+   * makes its GITHUB_TOKEN: writes get 403 and land in `refusedWrites`, except those matching one
+   * of `allow` (tested against `"METHOD /path"`), e.g. the tracking comment under `issues: write`.
+   */
+  readOnlyToken(token: string, allow: RegExp[] = []): void {
+    this.readOnlyTokens.set(token, allow);
   }
 
   /** EXTENSION POINT: serves more routes (see FakeGitHubOptions.extraRoutes). */
@@ -692,6 +704,25 @@ export class FakeGitHub {
           message: 'Bad credentials',
           documentation_url: 'https://docs.github.com/rest',
           status: '401',
+        },
+      });
+    }
+    // A token of a job with read-only permissions: any write not allowed for it is refused as
+    // GitHub refuses it, and recorded.
+    const readOnly = this.readOnlyTokens.get(token);
+    if (
+      readOnly &&
+      method !== 'GET' &&
+      method !== 'HEAD' &&
+      !readOnly.some((p) => p.test(`${method} ${path}`))
+    ) {
+      this.refusedWrites.push({ method, path });
+      return send({
+        status: 403,
+        body: {
+          message: 'Resource not accessible by integration',
+          documentation_url: 'https://docs.github.com/rest',
+          status: '403',
         },
       });
     }

@@ -705,6 +705,44 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
       ],
     ],
   },
+  // ---- stage: deliver's checks of the delivery artifact (test/action/stages.test.ts) ----
+  'delivery-provenance': {
+    what: 'stage: deliver accepts a manifest of another repository or run',
+    edits: [
+      [/\.repository!==([\w$]+)\.GITHUB_REPOSITORY\)/g, '.repository!==$1.GITHUB_REPOSITORY&&!1)'],
+      [/\.runId!==([\w$]+)\.GITHUB_RUN_ID\)/g, '.runId!==$1.GITHUB_RUN_ID&&!1)'],
+    ],
+  },
+  'delivery-base': {
+    what: "stage: deliver does not compare the bundle's prerequisite with the recorded base",
+    edits: [[/([\w$]+)\.length!==1\|\|\1\[0\]!==([\w$]+)\.baseCommit\)/g, '!1)']],
+  },
+  'delivery-git-path': {
+    what: 'stage: deliver lets commits carry paths with a .git component',
+    edits: [
+      [
+        /\.some\(([\w$]+)=>\1\.toLowerCase\(\)===".git"\)\)throw new ([\w$]+)\("no \.git path"/g,
+        '.some($1=>!1))throw new $2("no .git path"',
+      ],
+    ],
+  },
+  'delivery-protected': {
+    what: 'stage: deliver lets commits change protected-paths',
+    edits: [[/if\(([\w$]+)\)throw new ([\w$]+)\("protected-paths"/g, 'if(!1)throw new $2("protected-paths"']],
+  },
+  'delivery-branch': {
+    what: 'stage: deliver pushes to a branch outside the branch prefix',
+    edits: [[/if\(!([\w$]+)\|\|![\w$]+\.branch\.startsWith\(\1\)\)throw/g, 'if(!1)throw']],
+  },
+  'delivery-symlink': {
+    what: 'stage: deliver lets commits add symbolic links that point outside the tree',
+    edits: [
+      [
+        /if\(![\w$]+\([\w$]+\.path,[\w$]+\)\)throw new ([\w$]+)\("symlink inside the tree"/g,
+        'if(!1)throw new $1("symlink inside the tree"',
+      ],
+    ],
+  },
   // PL_WEAKEN=hide-above,read-only-git,private-dirs,limits,network,keyring,ipc-uts,shared-dirs picks the sandbox's own test switches
   'sandbox-weaken': {
     what: 'the sandbox defences named in PL_WEAKEN are left out, and its self-check skipped',

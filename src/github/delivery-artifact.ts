@@ -1,0 +1,243 @@
+// The delivery artifact (CONTRACT §11): what the delivery step of an agent-stage run would have
+// done, written down instead of done: the manifest, a git bundle of the new commits on the
+// recorded base commit, and the transcript. The deliver stage reads it with the checks here
+// before anything of it is pushed or posted; a failed check names itself.
+import { createHash } from 'node:crypto';
+import {
+  commitsBetween,
+  linkStaysInside,
+  readBlob,
+  treeEntries,
+  type GitAt,
+  type TreeEntry,
+} from '../git/bundle.js';
+import { protectedMatcher } from '../git/stage.js';
+import { jobKey, type ArtifactEnvironment } from './artifact.js';
+
+export const DELIVERY_ARTIFACT_PREFIX = 'patchloop-delivery';
+export const MANIFEST_FILE = 'manifest.json';
+export const BUNDLE_FILE = 'commits.bundle';
+export const MANIFEST_SCHEMA = 1;
+
+/** `patchloop-delivery[-<issue>]-<run id>-<attempt>-<job>[-<job run>]`, unique per job like the transcript's. */
+export function deliveryArtifactName(env: ArtifactEnvironment, taskNumber?: number): string {
+  return [
+    DELIVERY_ARTIFACT_PREFIX,
+    ...(taskNumber !== undefined ? [String(taskNumber)] : []),
+    env.GITHUB_RUN_ID || 'local',
+    env.GITHUB_RUN_ATTEMPT || '1',
+    jobKey(env),
+  ].join('-');
+}
+
+export interface DeliveryManifest {
+  schema: typeof MANIFEST_SCHEMA;
+  repository: string;
+  runId: string;
+  runAttempt: string;
+  workflowRef: string;
+  /** the commit the work started from; the bundle's one prerequisite */
+  baseCommit: string;
+  /** the commit to push; undefined when the run made none (nothing to push, only the summary) */
+  headCommit?: string;
+  /** the branch the commits go to */
+  branch: string;
+  /** true: the branch is the PR's own head branch (`pr-head`) */
+  prHead: boolean;
+  /** the branch a PR would merge into, and whether one is opened */
+  prBase: string;
+  openPr: boolean;
+  draft: boolean;
+  pullNumber?: number;
+  prTitle: string;
+  prBody: string;
+  /** the tracking comment the agent stage posted, to be edited into the summary */
+  commentId?: number;
+  /** the summary comment as the agent stage rendered it (before any push) */
+  commentText: string;
+  /** what renders the summary once the deliver stage knows the push and the PR (RunSummaryInput) */
+  summary: Record<string, unknown>;
+  /** the conclusion and figures the outputs carry */
+  outputs: {
+    conclusion: string;
+    model: string;
+    turns: number;
+    usage: Record<string, number>;
+    transcriptPath?: string;
+    artifactUrl?: string;
+  };
+  /** the follow-up marker's session fields: the agent stage's session and transcript artifact */
+  marker: { sessionId: string; artifactName?: string; artifactId?: number };
+  /** the transcript's name in the artifact */
+  transcript?: string;
+  /** sha256 of the bundle file */
+  bundleSha256?: string;
+}
+
+/** A check of the deliver stage that did not pass: `check` names it, `message` says what was found. */
+export class DeliveryCheckError extends Error {
+  constructor(
+    readonly check: string,
+    message: string,
+  ) {
+    super(`Delivery check "${check}" failed: ${message}`);
+  }
+}
+
+const SHA = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/** Reads the manifest strictly: every field of the right type, or a DeliveryCheckError("manifest"). */
+export function parseManifest(text: string): DeliveryManifest {
+  let m: Record<string, unknown>;
+  try {
+    m = JSON.parse(text) as Record<string, unknown>;
+  } catch (err) {
+    throw new DeliveryCheckError('manifest', `not JSON (${(err as Error).message})`);
+  }
+  const bad = (field: string) => new DeliveryCheckError('manifest', `field ${field} is missing or wrong`);
+  if (!m || typeof m !== 'object' || Array.isArray(m)) throw bad('(root)');
+  if (m.schema !== MANIFEST_SCHEMA) throw bad('schema');
+  for (const f of [
+    'repository',
+    'runId',
+    'runAttempt',
+    'workflowRef',
+    'branch',
+    'prBase',
+    'prTitle',
+    'prBody',
+    'commentText',
+  ])
+    if (typeof m[f] !== 'string') throw bad(f);
+  if (typeof m.baseCommit !== 'string' || !SHA.test(m.baseCommit)) throw bad('baseCommit');
+  if (m.headCommit !== undefined && (typeof m.headCommit !== 'string' || !SHA.test(m.headCommit)))
+    throw bad('headCommit');
+  for (const f of ['prHead', 'openPr', 'draft']) if (typeof m[f] !== 'boolean') throw bad(f);
+  for (const f of ['pullNumber', 'commentId'])
+    if (m[f] !== undefined && !(Number.isSafeInteger(m[f]) && (m[f] as number) > 0)) throw bad(f);
+  if (!m.summary || typeof m.summary !== 'object' || Array.isArray(m.summary)) throw bad('summary');
+  const o = m.outputs as Record<string, unknown> | undefined;
+  if (!o || typeof o.conclusion !== 'string' || typeof o.model !== 'string' || typeof o.turns !== 'number')
+    throw bad('outputs');
+  const k = m.marker as Record<string, unknown> | undefined;
+  if (!k || typeof k.sessionId !== 'string' || !/^[0-9]+-[0-9]+(?:-[0-9]+)?$/.test(k.sessionId))
+    throw bad('marker');
+  if (
+    k.artifactName !== undefined &&
+    (typeof k.artifactName !== 'string' || !/^patchloop-transcript[-\w.]*$/.test(k.artifactName))
+  )
+    throw bad('marker.artifactName');
+  if (k.artifactId !== undefined && !Number.isSafeInteger(k.artifactId)) throw bad('marker.artifactId');
+  return m as unknown as DeliveryManifest;
+}
+
+/** The artifact must come from this workflow run of this repository. */
+export function checkProvenance(
+  m: DeliveryManifest,
+  env: { GITHUB_REPOSITORY?: string; GITHUB_RUN_ID?: string },
+): void {
+  if (m.repository !== env.GITHUB_REPOSITORY)
+    throw new DeliveryCheckError(
+      'same run',
+      `the manifest names repository ${m.repository}, not ${env.GITHUB_REPOSITORY}`,
+    );
+  if (m.runId !== env.GITHUB_RUN_ID)
+    throw new DeliveryCheckError(
+      'same run',
+      `the manifest names run ${m.runId}, not this run ${env.GITHUB_RUN_ID}`,
+    );
+}
+
+export function bundleDigest(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+export interface ContentPolicy {
+  protectedPaths: readonly string[];
+  maxFileBytes: number;
+}
+
+/**
+ * What the commits of `base..head` may carry. Every commit's whole tree: no path with a `.git`
+ * component (any case). Every entry that differs from the base's (added, changed or removed): not
+ * under protected-paths, no gitlink, no blob over the size limit, no symbolic link whose target
+ * leaves the tree. Throws a DeliveryCheckError naming the check.
+ */
+export async function checkCommits(
+  g: GitAt,
+  base: string,
+  head: string,
+  policy: ContentPolicy,
+): Promise<void> {
+  const commits = await commitsBetween(g, base, head);
+  if (commits.length === 0) throw new DeliveryCheckError('commits', `${head} adds nothing to ${base}`);
+  const isProtected = protectedMatcher(policy.protectedPaths);
+  const baseTree = new Map((await treeEntries(g, base)).map((e) => [e.path, e]));
+  const seenLinks = new Set<string>();
+  for (const commit of commits) {
+    const entries = await treeEntries(g, commit);
+    const present = new Set<string>();
+    for (const e of entries) {
+      present.add(e.path);
+      if (e.path.split('/').some((c) => c.toLowerCase() === '.git'))
+        throw new DeliveryCheckError(
+          'no .git path',
+          `commit ${commit.slice(0, 12)} has ${JSON.stringify(e.path)}`,
+        );
+      const before = baseTree.get(e.path);
+      if (before && before.mode === e.mode && before.sha === e.sha) continue;
+      await checkChanged(g, commit, e, before, isProtected, policy, seenLinks);
+    }
+    for (const path of baseTree.keys()) {
+      if (present.has(path)) continue;
+      const glob = isProtected(path);
+      if (glob)
+        throw new DeliveryCheckError(
+          'protected-paths',
+          `commit ${commit.slice(0, 12)} removes ${path} (protected by ${glob})`,
+        );
+      if (baseTree.get(path)!.mode === '160000')
+        throw new DeliveryCheckError(
+          'no submodule change',
+          `commit ${commit.slice(0, 12)} removes the submodule ${path}`,
+        );
+    }
+  }
+}
+
+async function checkChanged(
+  g: GitAt,
+  commit: string,
+  e: TreeEntry,
+  before: TreeEntry | undefined,
+  isProtected: (p: string) => string | undefined,
+  policy: ContentPolicy,
+  seenLinks: Set<string>,
+): Promise<void> {
+  const at = `commit ${commit.slice(0, 12)}`;
+  const glob = isProtected(e.path);
+  if (glob) throw new DeliveryCheckError('protected-paths', `${at} changes ${e.path} (protected by ${glob})`);
+  if (e.mode === '160000' || before?.mode === '160000')
+    throw new DeliveryCheckError('no submodule change', `${at} changes the submodule entry ${e.path}`);
+  if (e.type !== 'blob')
+    throw new DeliveryCheckError('commits', `${at} has an entry ${e.path} of type ${e.type}`);
+  if ((e.size ?? 0) > policy.maxFileBytes)
+    throw new DeliveryCheckError(
+      'size limit',
+      `${at} has ${e.path} of ${e.size} bytes, over the ${policy.maxFileBytes} allowed`,
+    );
+  if (e.mode === '120000' && !seenLinks.has(`${e.path}\0${e.sha}`)) {
+    const target = (await readBlob(g, e.sha)).toString('utf8');
+    if (!linkStaysInside(e.path, target))
+      throw new DeliveryCheckError(
+        'symlink inside the tree',
+        `${at} makes ${e.path} a link to ${JSON.stringify(target)}, outside the tree`,
+      );
+    seenLinks.add(`${e.path}\0${e.sha}`);
+  }
+}
+
+/** Whether SHA looks like a commit id. */
+export function isCommitId(s: string): boolean {
+  return SHA.test(s);
+}

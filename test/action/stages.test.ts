@@ -1,0 +1,490 @@
+// stage: agent and stage: deliver (CONTRACT §11) end to end: the bundled action runs twice as two
+// jobs of one workflow run, sharing one artifact store (the official client uploads, the REST
+// routes serve the zip), against the loopback GitHub and Anthropic servers, on real clones of a
+// real bare origin. The agent job's token is read-only (the fake refuses and records any write but
+// the tracking comment); the deliver job holds the write token and runs no agent.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readZip } from '../../src/github/artifact-download.js';
+import { readSessionMarker } from '../../src/github/comment.js';
+import { startAnthropicServer, type AnthropicTurn } from '../fakes/anthropic-server.js';
+import { startFakeArtifactService, type FakeArtifactService } from '../fakes/artifact-service.js';
+import { ACTIONS_BOT, startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';
+import type { FakeProviderServer } from '../fakes/sse.js';
+import { git, makeRepo, writeFiles, type RepoFixture } from '../github/git-fixtures.js';
+import { issueComment } from '../github/payloads.js';
+import { actionUnderTest } from '../hardening/attack-kit.js';
+import { buildAction, runAction, type BuiltAction } from './harness.js';
+
+const WRITE_TOKEN = 'ghs_faketoken';
+const READ_TOKEN = 'ghs_readonly_agent_job';
+const API_KEY = 'sk-ant-api03-stages-e2e-key-0123456789abcdef';
+const RUN_ID = 8101;
+const TITLE = 'div by zero returns Infinity';
+
+const FIX: AnthropicTurn[] = [
+  {
+    toolCalls: [
+      {
+        id: 'toolu_edit',
+        name: 'edit_file',
+        json: JSON.stringify({ path: 'src/math.js', oldText: 'a / b', newText: '(b === 0 ? 0 : a / b)' }),
+      },
+    ],
+    usage: { input: 600, output: 40 },
+  },
+  { text: 'Guarded div() against a zero divisor.', usage: { input: 700, output: 20 } },
+];
+
+let action: BuiltAction;
+beforeAll(async () => {
+  // PL_DEFENCE_OFF=delivery-… switches a check off in this bundle (test/hardening/attack-kit.ts)
+  action = await actionUnderTest(buildAction);
+});
+afterAll(() => action.cleanup());
+
+let gh: FakeGitHub;
+let service: FakeArtifactService;
+let repo: RepoFixture;
+const models: FakeProviderServer[] = [];
+const cleanups: (() => void)[] = [];
+
+beforeEach(async () => {
+  gh = await startFakeGitHub({ tokens: { [WRITE_TOKEN]: ACTIONS_BOT, [READ_TOKEN]: ACTIONS_BOT } });
+  // contents: read, issues: write — the tracking comment is the one write the agent job may make
+  gh.readOnlyToken(READ_TOKEN, [
+    /^(POST \/repos\/octo\/demo\/issues\/\d+\/comments|PATCH \/repos\/octo\/demo\/issues\/comments\/\d+)$/,
+  ]);
+  gh.setPermission('alice', 'write');
+  service = await startFakeArtifactService();
+  service.mountOn(gh);
+  repo = makeRepo({
+    'package.json': '{ "name": "demo", "type": "module" }\n',
+    'src/math.js': 'export const div = (a, b) => a / b;\n',
+  });
+});
+afterEach(async () => {
+  await gh.stop();
+  await service.stop();
+  for (const m of models.splice(0)) await m.close();
+  repo.cleanup();
+  for (const c of cleanups.splice(0)) c();
+});
+
+function originRefs(): string {
+  return git(repo.origin, 'for-each-ref', '--format=%(refname) %(objectname)');
+}
+
+async function stageJob(o: {
+  stage: 'agent' | 'deliver' | 'all';
+  turns?: AnthropicTurn[];
+  issue: { number: number; title: string; body: string | null; isPullRequest?: boolean };
+  comment: { id: number; body: string };
+  workspace: string;
+  runId?: number;
+}) {
+  const model = await startAnthropicServer((_req, i) => (o.turns ?? FIX)[i]!);
+  models.push(model);
+  const identity = service.job({ runId: o.runId ?? RUN_ID, job: o.stage });
+  const r = await runAction({
+    script: action.path,
+    workspace: o.workspace,
+    apiUrl: gh.url,
+    eventName: 'issue_comment',
+    runId: String(o.runId ?? RUN_ID),
+    payload: issueComment({
+      issue: o.issue,
+      comment: { ...o.comment, author: { login: 'alice', id: 4242 } },
+    }),
+    inputs: {
+      'github-token': o.stage === 'agent' ? READ_TOKEN : WRITE_TOKEN,
+      // the deliver job is given no model key at all
+      ...(o.stage !== 'deliver' ? { 'api-key': API_KEY, 'base-url': model.url } : {}),
+      stage: o.stage,
+    },
+    env: { ACTIONS_RUNTIME_TOKEN: identity.token, ACTIONS_RESULTS_URL: service.url, GITHUB_JOB: o.stage },
+  });
+  cleanups.push(r.cleanup);
+  return { r, model };
+}
+
+/** An issue with a trigger comment, and the agent job run on it. */
+async function agentJob(o: { refusedComment?: boolean } = {}) {
+  const issue = gh.addIssue({ title: TITLE, body: 'div(1, 0) should be 0' });
+  const trigger = gh.addComment(issue.number, { body: '/patchloop please fix this', author: 'alice' });
+  const refsBefore = originRefs();
+  const ctx = {
+    issue: { number: issue.number, title: TITLE, body: issue.body },
+    comment: { id: trigger.id, body: trigger.body },
+  };
+  const agent = await stageJob({ stage: 'agent', ...ctx, workspace: repo.work });
+  expect(agent.r.code, agent.r.stderr.slice(-3000)).toBe(0);
+  // No write but the comment was even attempted with the read-only token; nothing reached origin.
+  expect(gh.refusedWrites).toEqual(
+    o.refusedComment ? [{ method: 'POST', path: `/repos/octo/demo/issues/${issue.number}/comments` }] : [],
+  );
+  expect(originRefs()).toBe(refsBefore);
+  expect(gh.pulls.size).toBe(0);
+  const name = agent.r.outputs['delivery-artifact']!;
+  expect(name).toMatch(new RegExp(`^patchloop-delivery-${issue.number}-${RUN_ID}-1-agent`));
+  return { issue, ctx, agent, name, refsBefore };
+}
+
+describe('stage: agent, then stage: deliver', () => {
+  it('lands the fix as one job would: branch on origin, PR, the summary comment, outputs, a follow-up marker', async () => {
+    const { issue, ctx, agent, name } = await agentJob();
+    expect(agent.r.outputs.conclusion).toBe('success');
+    // the agent stage's writes: only its tracking comment (created, then edited)
+    const writes = gh.requests.filter(
+      (q) => q.method !== 'GET' && String(q.headers.authorization ?? '').includes(READ_TOKEN),
+    );
+    expect(writes.map((q) => q.method).sort()).toEqual(expect.arrayContaining(['POST']));
+    expect(writes.every((q) => /\/issues\/(\d+\/comments|comments\/\d+)$/.test(q.path))).toBe(true);
+    expect(service.artifacts.some((a) => a.name === name && a.finalized)).toBe(true);
+
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    expect(deliver.r.code, deliver.r.stderr.slice(-3000)).toBe(0);
+    expect(deliver.model.requests).toHaveLength(0);
+    const out = deliver.r.outputs;
+    expect(out).toMatchObject({ conclusion: 'success', 'pr-number': '2', model: agent.r.outputs.model });
+    expect(out.branch).toMatch(/^patchloop\/issue-1-/);
+    expect(out['commit-sha']).toBe(agent.r.outputs['commit-sha']);
+    // the branch on origin holds exactly the agent's commit, on main
+    expect(git(repo.origin, 'rev-parse', `refs/heads/${out.branch}`).trim()).toBe(out['commit-sha']);
+    expect(git(repo.origin, 'rev-parse', `refs/heads/${out.branch}^`).trim()).toBe(
+      git(repo.origin, 'rev-parse', 'refs/heads/main').trim(),
+    );
+    expect(git(repo.origin, 'show', `${out.branch}:src/math.js`)).toContain('b === 0 ? 0');
+    const pr = gh.pulls.get(2)!;
+    expect(pr).toMatchObject({ head: { ref: out.branch }, base: { ref: 'main' } });
+    expect(pr.body).toContain(`Fixes #${issue.number}`);
+    // one tracking comment: the agent stage's, edited by the deliver stage into the summary
+    const bot = gh.issueComments.filter(
+      (c) => c.issue_url.endsWith(`/issues/${issue.number}`) && c.user.login === ACTIONS_BOT.login,
+    );
+    expect(bot).toHaveLength(1);
+    expect(out['comment-url']).toBe(bot[0]!.html_url);
+    expect(bot[0]!.body).toContain('Guarded div() against a zero divisor.');
+    expect(bot[0]!.body).toContain(`/pull/2`);
+    // the marker a follow-up reads: this run, the agent's session, the branch, the transcript artifact
+    const marker = readSessionMarker(bot[0]!.body);
+    expect(marker).toMatchObject({ runId: String(RUN_ID), branch: out.branch });
+    expect(marker!.artifactName).toMatch(/^patchloop-transcript-/);
+    expect(service.artifacts.some((a) => a.name === marker!.artifactName && a.finalized)).toBe(true);
+    expect(deliver.r.stepSummary).toContain('Guarded div()');
+    // no secret of either job in the delivery artifact
+    const zip = service.zipOf(service.artifacts.find((a) => a.name === name)!.id);
+    const files = await readZip(zip, {
+      only: ['manifest.json', 'commits.bundle', 'transcript.jsonl'],
+      maxBytes: 64 << 20,
+    });
+    expect([...files.keys()].sort()).toEqual(['commits.bundle', 'manifest.json', 'transcript.jsonl']);
+    for (const secret of [API_KEY, READ_TOKEN, WRITE_TOKEN]) {
+      for (const [file, data] of files) expect(data.toString('latin1'), file).not.toContain(secret);
+      expect(bot[0]!.body).not.toContain(secret);
+      expect(pr.body ?? '').not.toContain(secret);
+    }
+  });
+
+  it('a later run follows up on the two-stage session: its transcript, its branch, its PR', async () => {
+    const { issue, ctx, agent } = await agentJob();
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    expect(deliver.r.code, deliver.r.stderr.slice(-3000)).toBe(0);
+    const branch = deliver.r.outputs.branch!;
+    const again = gh.addComment(issue.number, { body: '/patchloop also handle NaN', author: 'alice' });
+    const next = await stageJob({
+      stage: 'all',
+      runId: RUN_ID + 1,
+      issue: ctx.issue,
+      comment: { id: again.id, body: again.body },
+      workspace: repo.clone('next'),
+      turns: [
+        {
+          toolCalls: [
+            {
+              id: 'toolu_nan',
+              name: 'edit_file',
+              json: JSON.stringify({
+                path: 'src/math.js',
+                oldText: '(b === 0 ? 0 : a / b)',
+                newText: '(b === 0 || Number.isNaN(b) ? 0 : a / b)',
+              }),
+            },
+          ],
+          usage: { input: 900, output: 40 },
+        },
+        { text: 'NaN divisors give 0 as well.', usage: { input: 1000, output: 20 } },
+      ],
+    });
+    expect(next.r.code, next.r.stderr.slice(-3000)).toBe(0);
+    expect(next.r.outputs).toMatchObject({ conclusion: 'success', branch, 'pr-number': '2' });
+    expect(git(repo.origin, 'rev-parse', `refs/heads/${branch}^`)).toBe(agent.r.outputs['commit-sha']);
+    // the first request carries the agent job's conversation
+    const wire = JSON.stringify(next.model.requests[0]!.body);
+    expect(wire).toContain('"tool_use_id":"toolu_edit"');
+    expect(wire).toContain('Guarded div() against a zero divisor.');
+    expect(gh.pulls.size).toBe(1);
+  });
+
+  it('without issues: write the agent job posts nothing, goes on, and the deliver job posts the summary', async () => {
+    gh.readOnlyToken(READ_TOKEN, []);
+    const { issue, ctx, agent } = await agentJob({ refusedComment: true });
+    expect(agent.r.outputs.conclusion).toBe('success');
+    expect(agent.r.stepSummary).toContain('Guarded div()');
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    expect(deliver.r.code, deliver.r.stderr.slice(-3000)).toBe(0);
+    expect(deliver.r.outputs).toMatchObject({ conclusion: 'success', 'pr-number': '2' });
+    const bot = gh.issueComments.filter(
+      (c) => c.issue_url.endsWith(`/issues/${issue.number}`) && c.user.login === ACTIONS_BOT.login,
+    );
+    expect(bot).toHaveLength(1);
+    expect(bot[0]!.body).toContain('/pull/2');
+    expect(readSessionMarker(bot[0]!.body)).toMatchObject({ runId: String(RUN_ID) });
+  });
+});
+
+// ---- altered artifacts ---------------------------------------------------------------------------
+
+/** A zip of stored entries (what readZip and the REST download read). */
+function storedZip(entries: Map<string, Buffer>): Buffer {
+  const locals: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const [name, data] of entries) {
+    const n = Buffer.from(name, 'utf8');
+    const crc = crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x800, 6);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(n.length, 26);
+    const cd = Buffer.alloc(46);
+    cd.writeUInt32LE(0x02014b50, 0);
+    cd.writeUInt16LE(20, 4);
+    cd.writeUInt16LE(20, 6);
+    cd.writeUInt16LE(0x800, 8);
+    cd.writeUInt32LE(crc, 16);
+    cd.writeUInt32LE(data.length, 20);
+    cd.writeUInt32LE(data.length, 24);
+    cd.writeUInt16LE(n.length, 28);
+    cd.writeUInt32LE(offset, 42);
+    locals.push(local, n, data);
+    central.push(cd, n);
+    offset += 30 + n.length + data.length;
+  }
+  const cdBuf = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.size, 8);
+  end.writeUInt16LE(entries.size, 10);
+  end.writeUInt32LE(cdBuf.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cdBuf, end]);
+}
+
+/** Replaces the delivery artifact between the jobs, as a compromised agent job could have uploaded it. */
+async function alter(
+  name: string,
+  f: (manifest: Record<string, unknown>, entries: Map<string, Buffer>) => void,
+) {
+  const at = service.artifacts.findIndex((a) => a.name === name && a.finalized);
+  const entries = await readZip(service.zipOf(service.artifacts[at]!.id), {
+    only: ['manifest.json', 'commits.bundle', 'transcript.jsonl'],
+    maxBytes: 64 << 20,
+  });
+  const manifest = JSON.parse(entries.get('manifest.json')!.toString('utf8')) as Record<string, unknown>;
+  delete manifest.bundleSha256;
+  f(manifest, entries);
+  entries.set('manifest.json', Buffer.from(JSON.stringify(manifest)));
+  service.artifacts.splice(at, 1);
+  service.seed({ runId: RUN_ID, job: 'agent', name, zip: storedZip(entries) });
+}
+
+/** A scratch clone of origin's main where `make` builds a commit; returns its bundle on `base` and its sha. */
+function craft(make: (dir: string) => void, base?: string): { bundle: Buffer; head: string; base: string } {
+  const dir = repo.clone(`craft-${Math.random().toString(36).slice(2)}`);
+  const from = base ?? git(dir, 'rev-parse', 'HEAD').trim();
+  make(dir);
+  const head = git(dir, 'rev-parse', 'HEAD').trim();
+  const tmp = mkdtempSync(join(tmpdir(), 'patchloop-bundle-'));
+  git(dir, 'update-ref', 'refs/heads/crafted', head);
+  git(dir, 'bundle', 'create', '--quiet', join(tmp, 'b'), `^${from}`, 'refs/heads/crafted');
+  const bundle = readFileSync(join(tmp, 'b'));
+  rmSync(tmp, { recursive: true, force: true });
+  return { bundle, head, base: from };
+}
+
+function commitAll(dir: string, files: Record<string, string>): void {
+  writeFiles(dir, files);
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '--quiet', '-m', 'crafted');
+}
+
+describe('a delivery artifact altered between the stages delivers nothing and says which check failed', () => {
+  const cases: [string, string, (m: Record<string, unknown>, e: Map<string, Buffer>) => void][] = [
+    [
+      'a commit touching .github/workflows',
+      'protected-paths',
+      (m, e) => {
+        const c = craft((d) => commitAll(d, { '.github/workflows/x.yml': 'on: push\njobs: {}\n' }));
+        e.set('commits.bundle', c.bundle);
+        m.headCommit = c.head;
+      },
+    ],
+    [
+      'a bundle on another base',
+      'bundle on the recorded base',
+      (m, e) => {
+        // the bundle starts after the unpublished commit, which origin does not have
+        const tmp = mkdtempSync(join(tmpdir(), 'patchloop-bundle-'));
+        const dir = repo.clone(`other-${Math.random().toString(36).slice(2)}`);
+        writeFiles(dir, { 'other.txt': 'an unpublished base\n' });
+        git(dir, 'add', '-A');
+        git(dir, 'commit', '--quiet', '-m', 'unpublished');
+        const otherBase = git(dir, 'rev-parse', 'HEAD').trim();
+        commitAll(dir, { 'src/math.js': 'export const div = () => 0;\n' });
+        git(dir, 'update-ref', 'refs/heads/crafted', 'HEAD');
+        git(dir, 'bundle', 'create', '--quiet', join(tmp, 'b'), `^${otherBase}`, 'refs/heads/crafted');
+        e.set('commits.bundle', readFileSync(join(tmp, 'b')));
+        m.headCommit = git(dir, 'rev-parse', 'HEAD').trim();
+        rmSync(tmp, { recursive: true, force: true });
+      },
+    ],
+    [
+      'a manifest that names another run',
+      'same run',
+      (m) => {
+        m.runId = '4242';
+      },
+    ],
+    [
+      'a path under .git',
+      'no .git path',
+      (m, e) => {
+        const c = craft((d) => {
+          // git add refuses such paths; a crafted tree does not
+          const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], {
+            cwd: d,
+            input: '[core]\n\thooksPath = x\n',
+          })
+            .toString()
+            .trim();
+          const inner = execFileSync('git', ['mktree'], { cwd: d, input: `100644 blob ${blob}\tconfig\n` })
+            .toString()
+            .trim();
+          const sub = execFileSync('git', ['mktree'], { cwd: d, input: `040000 tree ${inner}\t.GIT\n` })
+            .toString()
+            .trim();
+          const root = `${git(d, 'ls-tree', 'HEAD')}\n040000 tree ${sub}\tvendor\n`;
+          const tree = execFileSync('git', ['mktree'], { cwd: d, input: root }).toString().trim();
+          const commit = execFileSync('git', ['commit-tree', tree, '-p', 'HEAD', '-m', 'crafted'], { cwd: d })
+            .toString()
+            .trim();
+          git(d, 'reset', '--quiet', '--soft', commit);
+        });
+        e.set('commits.bundle', c.bundle);
+        m.headCommit = c.head;
+      },
+    ],
+    [
+      'a symlink to /etc/passwd',
+      'symlink inside the tree',
+      (m, e) => {
+        const c = craft((d) => {
+          symlinkSync('/etc/passwd', join(d, 'leak'));
+          git(d, 'add', '-A');
+          git(d, 'commit', '--quiet', '-m', 'crafted');
+        });
+        e.set('commits.bundle', c.bundle);
+        m.headCommit = c.head;
+      },
+    ],
+  ];
+
+  cases.push(
+    [
+      'a branch outside the branch prefix',
+      'branch',
+      (m) => {
+        m.branch = 'release/1.0';
+      },
+    ],
+    [
+      'the default branch as the branch',
+      'branch',
+      (m) => {
+        m.branch = 'main';
+      },
+    ],
+  );
+
+  for (const [what, check, change] of cases) {
+    it(`${what} → check "${check}"`, async () => {
+      const { issue, ctx, name, refsBefore } = await agentJob();
+      await alter(name, change);
+      const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+      expect(deliver.r.code, deliver.r.stdout.slice(-3000)).toBe(1);
+      expect(deliver.r.outputs.conclusion).toBe('failure');
+      expect(originRefs()).toBe(refsBefore);
+      expect(gh.pulls.size).toBe(0);
+      expect(deliver.r.stepSummary, deliver.r.stepSummary).toContain(
+        `The delivery check **${check}** failed`,
+      );
+      expect(deliver.r.stdout).toContain(`delivery check "${check}" failed`);
+      // the comment says it too
+      const said = gh.issueComments.filter(
+        (c) => c.issue_url.endsWith(`/issues/${issue.number}`) && c.body.includes(`**${check}**`),
+      );
+      expect(said.length).toBeGreaterThan(0);
+    });
+  }
+});
+
+describe('a same-repository pull request across the stages', () => {
+  async function onPull() {
+    const headSha = repo.pushToOrigin('feature/div', { 'notes.md': 'feature work\n' });
+    const pull = gh.addPull({ title: 'Add division', head: 'feature/div', headSha });
+    const c = gh.addComment(pull.number, { body: '/patchloop fix the zero case', author: 'alice' });
+    const ctx = {
+      issue: { number: pull.number, title: pull.title, body: null, isPullRequest: true },
+      comment: { id: c.id, body: c.body },
+    };
+    const refsBefore = originRefs();
+    const agent = await stageJob({ stage: 'agent', ...ctx, workspace: repo.clone('agent') });
+    expect(agent.r.code, agent.r.stderr.slice(-3000)).toBe(0);
+    expect(gh.refusedWrites).toEqual([]);
+    expect(originRefs()).toBe(refsBefore);
+    return { headSha, ctx, refsBefore };
+  }
+
+  it('the deliver job commits onto the PR’s own head branch and opens no PR', async () => {
+    const { headSha, ctx } = await onPull();
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    expect(deliver.r.code, deliver.r.stderr.slice(-3000)).toBe(0);
+    expect(deliver.r.outputs).toMatchObject({
+      conclusion: 'success',
+      branch: 'feature/div',
+      'pr-number': '',
+    });
+    expect(git(repo.origin, 'rev-parse', 'feature/div^')).toBe(headSha);
+    expect(git(repo.origin, 'show', 'feature/div:src/math.js')).toContain('b === 0');
+    expect(gh.requestsTo('POST', /\/pulls$/)).toHaveLength(0);
+  });
+
+  it('a head branch protected since the agent job ran is not pushed to', async () => {
+    const { ctx, refsBefore } = await onPull();
+    gh.protectedBranches.add('feature/div');
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    expect(deliver.r.code).toBe(1);
+    expect(originRefs()).toBe(refsBefore);
+    expect(deliver.r.stepSummary).toContain('The delivery check **branch** failed');
+    expect(deliver.r.stepSummary).toContain('is protected');
+  });
+});
