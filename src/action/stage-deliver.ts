@@ -240,7 +240,9 @@ async function publish(s: RunState, m: DeliveryManifest, d: Delivery): Promise<n
   };
   const commentUrl = await postSummary(s, m, text, marker);
   try {
-    core.appendSummary(renderSummaryMarkdown(input, { redact: s.redact, maxBytes: STEP_SUMMARY_MAX_BYTES }));
+    await core.appendSummary(
+      renderSummaryMarkdown(input, { redact: s.redact, maxBytes: STEP_SUMMARY_MAX_BYTES }),
+    );
   } catch (err) {
     core.warning(`patchloop: the step summary could not be written (${(err as Error).message}).`);
   }
@@ -337,7 +339,7 @@ async function refuse(
   ].join('\n');
   core.error(s.redact(`patchloop: delivery check "${check}" failed: ${message}`));
   try {
-    core.appendSummary(s.redact(text));
+    await core.appendSummary(s.redact(text));
   } catch {
     // the log above says it
   }
