@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TranscriptWriter } from '../../src/protocol/transcript.js';
-import { initRepo } from '../agent/helpers.js';
+import { startAnthropicServer } from '../fakes/anthropic-server.js';
+import { BUGGY_PROJECT, initRepo, tempRepo } from '../agent/helpers.js';
 import { buildCli, type BuiltCli } from './build-cli.js';
 
 let cli: BuiltCli;
@@ -237,5 +238,49 @@ describe('run', () => {
     expect(git('rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('main');
     expect(readdirSync(root)).not.toContain('-');
     expect(runBranch).toMatch(/^patchloop\//);
+  });
+
+  it('--continue keeps the recorded model and base URL when --provider repeats the recorded one, and says so', async () => {
+    const repo = tempRepo(BUGGY_PROJECT);
+    const model = 'claude-sonnet-4-5';
+    const key = 'sk-ant-api03-ux-continue-0123456789abcdef';
+    const server = await startAnthropicServer([{ text: 'Nothing to change.' }, { text: 'Still nothing.' }]);
+    try {
+      const env = cleanEnv({ ANTHROPIC_API_KEY: key });
+      const t1 = join(dir, 'recorded.jsonl');
+      const r1 = await runCli(
+        [
+          'run',
+          '--repo',
+          repo.root,
+          '--model',
+          model,
+          '--base-url',
+          server.url,
+          '--transcript',
+          t1,
+          'Look at it',
+        ],
+        env,
+      );
+      expect(r1.code, r1.stderr).toBe(0);
+      expect(r1.stderr).toMatch(
+        new RegExp(`^patchloop: anthropic ${model} via 127\\.0\\.0\\.1:\\d+ · `, 'm'),
+      );
+      const r2 = await runCli(
+        ['run', '--repo', repo.root, '--continue', t1, '--provider', 'anthropic', 'Look again'],
+        env,
+      );
+      expect(r2.code, r2.stderr).toBe(0);
+      expect(r2.stderr).toMatch(
+        /^patchloop: continuing session \S+ from .*recorded\.jsonl \(\d+ messages\)$/m,
+      );
+      expect(server.requests).toHaveLength(2);
+      expect((server.requests[1]!.body as { model: string }).model).toBe(model);
+      expect(r2.stdout).toMatch(/^no-changes · You are on branch main\.$/m);
+    } finally {
+      await server.close();
+      repo.cleanup();
+    }
   });
 });
