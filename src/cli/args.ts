@@ -20,7 +20,8 @@ export function parseFlags<F extends Record<string, FlagKind>>(
 ): ParsedArgs<F> {
   const options: Record<string, { type: FlagKind; short?: string }> = {};
   for (const [name, type] of Object.entries(spec)) {
-    const s = short[name as keyof F & string];
+    // -h is --help for every command that has --help.
+    const s = short[name as keyof F & string] ?? (name === 'help' ? 'h' : undefined);
     options[name] = s ? { type, short: s } : { type };
   }
   try {
@@ -32,10 +33,40 @@ export function parseFlags<F extends Record<string, FlagKind>>(
     });
     return { flags: values as ParsedArgs<F>['flags'], positionals };
   } catch (err) {
-    throw new UsageError(
-      err instanceof Error ? err.message.replace(/\.?\s*To specify a positional.*$/s, '.') : String(err),
-    );
+    const message = err instanceof Error ? err.message : String(err);
+    const unknown = /^Unknown option '([^']+)'/.exec(message)?.[1];
+    if (unknown !== undefined) throw new UsageError(unknownOption(unknown, Object.keys(spec)));
+    throw new UsageError(message.replace(/\.?\s*To specify a positional.*$/s, '.'));
   }
+}
+
+/** "unknown option --mdoel; did you mean --model?", when one known flag is a near miss. */
+export function unknownOption(given: string, known: readonly string[]): string {
+  const name = given.replace(/^-+/, '').replace(/=.*$/, '');
+  let best: { flag: string; distance: number } | undefined;
+  for (const flag of known) {
+    const distance = editDistance(name.toLowerCase(), flag);
+    if (!best || distance < best.distance) best = { flag, distance };
+  }
+  // One or two edits, and fewer than the name's length (so "-x" is not "--repo"'s near miss).
+  const near = best && best.distance <= Math.min(2, Math.floor(name.length / 2)) ? best.flag : undefined;
+  return `unknown option ${given}${near ? `; did you mean --${near}?` : ''}`;
+}
+
+/** Levenshtein distance, with a swap of two neighbours counted as one edit. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
 }
 
 /** A positive whole number from a flag, or a UsageError naming the flag. */

@@ -13,7 +13,7 @@ export const EXPORT_USAGE = `Usage: patchloop export FILE.jsonl [-o OUT.html | -
 Writes the run as one self-contained HTML page (it loads nothing from the network).
   -o, --output OUT   where to write it: a file (its folders are made as needed), or a folder
                      (an existing one, or a path ending in /) to write FILE.html into
-                     (default: FILE with .html instead of .jsonl, beside it)`;
+                     (default: FILE with .html instead of .jsonl, beside it); - for stdout`;
 
 /** Where `-o` says to write: into a folder when it names one, else the file itself. */
 async function outputPath(given: string, cwd: string, transcript: string): Promise<string> {
@@ -35,6 +35,10 @@ export const exportCommand: CliCommand = async (argv, io) => {
   }
   if (flags.output !== undefined && flags.output.trim() === '') throw new UsageError('-o needs a path');
   const { path, view } = await loadFromArgs('export', positionals, io);
+  if (flags.output === '-') {
+    io.stdout.write(renderHtml(view, { source: basename(path), generatedAt: new Date() }));
+    return 0;
+  }
   const out =
     flags.output !== undefined ? await outputPath(flags.output, io.cwd, path) : defaultHtmlPath(path);
   if (out === path) throw new UsageError('the output would overwrite the transcript; choose another -o');

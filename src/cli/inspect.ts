@@ -3,7 +3,7 @@ import { inspectJson, renderInspectText } from '../report/inspect.js';
 import { loadRunView } from '../report/load.js';
 import type { RunView } from '../report/model.js';
 import { parseFlags } from './args.js';
-import { UsageError, type CliCommand, type CliIO } from './io.js';
+import { terminalWidth, UsageError, useColour, type CliCommand, type CliIO } from './io.js';
 
 export const INSPECT_USAGE = `Usage: patchloop inspect FILE.jsonl [--json]
 
@@ -39,7 +39,7 @@ export const inspectCommand: CliCommand = async (argv, io) => {
     return 0;
   }
   const stdout = io.stdout as CliIO['stdout'] & { columns?: number };
-  const color = stdout.isTTY === true && !io.env.NO_COLOR && io.env.TERM !== 'dumb';
-  io.stdout.write(renderInspectText(view, { color, width: stdout.columns ?? 120 }));
+  const color = useColour(stdout, io.env);
+  io.stdout.write(renderInspectText(view, { color, width: stdout.isTTY ? terminalWidth(stdout) : 120 }));
   return 0;
 };

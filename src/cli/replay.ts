@@ -22,7 +22,7 @@ import { readMcpFlag, startCliMcp } from './mcp.js';
 import { parseFlags } from './args.js';
 import { loadFromArgs } from './inspect.js';
 import { watchInterrupts } from './interrupt.js';
-import { UsageError, type CliCommand, type CliIO } from './io.js';
+import { terminalWidth, UsageError, type CliCommand, type CliIO } from './io.js';
 
 export const REPLAY_USAGE = `Usage: patchloop replay FILE.jsonl [--repo DIR] [--mcp-config FILE|JSON]
 
@@ -81,7 +81,7 @@ export const replayCommand: CliCommand = async (argv, io: CliIO) => {
   const root = resolve(io.cwd, flags.repo ?? '.');
   if (!isDirectory(root)) throw new UsageError(`replay: --repo ${root} is not a folder`);
   const out = (text: string) => io.stdout.write(`${terminalSafe(text)}\n`);
-  const width = (io.stdout as { columns?: number }).columns ?? 160;
+  const width = terminalWidth(io.stdout as { columns?: number }, 160);
 
   const total = view.turns.reduce((n, t) => n + t.calls.length, 0);
   out(`Replaying ${total} recorded tool call(s) from ${path} on ${root} (no model calls).`);

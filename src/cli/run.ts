@@ -30,7 +30,8 @@ import { probeMachine, startSandbox } from '../sandbox/index.js';
 import { networkSummaryLine, parseCommandNetwork, type CommandNetwork } from '../sandbox/network.js';
 import { existingFolder, parseFlags, positiveInt, positiveNumber } from './args.js';
 import { watchInterrupts } from './interrupt.js';
-import { UsageError, type CliCommand, type CliIO } from './io.js';
+import { UsageError, useColour, type CliCommand, type CliIO } from './io.js';
+import { endpointHost, finalLine, plural, recordableUrl, startLine } from './run-lines.js';
 import { loadModel, type CliModel } from './model.js';
 import { createTimeline } from './timeline.js';
 
@@ -117,18 +118,35 @@ export const runCommand: CliCommand = async (argv, io) => {
   const earlier = flags.continue ? readEarlierSession(resolve(io.cwd, flags.continue)) : undefined;
   // a usage error, before anything touches the checkout
   const mcpServers = flags['mcp-config'] !== undefined ? readMcpFlag(flags['mcp-config'], io.cwd) : undefined;
-  // A continued session keeps its model unless the flags name another.
+  // A continued session keeps its provider, model and endpoint unless the flags name others.
   const recordedProvider = earlier?.session.provider;
   const provider =
     flags.provider ??
     (typeof recordedProvider === 'string' && (PROVIDER_NAMES as readonly string[]).includes(recordedProvider)
       ? recordedProvider
       : 'anthropic');
+  const sameProvider = earlier !== undefined && provider === recordedProvider;
+  const recordedModel = earlier?.session.model;
   const modelId =
-    flags.model ??
-    (earlier && !flags.provider && provider === recordedProvider ? earlier.session.model : undefined);
+    flags.model ?? (sameProvider && typeof recordedModel === 'string' ? recordedModel : undefined);
+  const recordedBaseUrl = earlier?.session.baseUrl;
+  const baseUrl =
+    flags['base-url'] ?? (sameProvider && typeof recordedBaseUrl === 'string' ? recordedBaseUrl : undefined);
   if (!(PROVIDER_NAMES as readonly string[]).includes(provider)) {
     throw new UsageError(`--provider must be one of ${PROVIDER_NAMES.join(', ')}, got "${provider}"`);
+  }
+  const sandboxMode = flags.sandbox ?? 'auto';
+  if (sandboxMode !== 'auto' && sandboxMode !== 'off') {
+    throw new UsageError(`--sandbox must be auto or off, got "${sandboxMode}"`);
+  }
+  const givenTask = positionals.join(' ').trim();
+  // Without --replay there is no recorded task to fall back on: refused before any key is asked for.
+  if (!givenTask && !flags.replay) {
+    throw new UsageError(
+      earlier
+        ? 'missing the next request, e.g. patchloop run --continue FILE.jsonl "also handle negative numbers"'
+        : 'missing the task, e.g. patchloop run "fix the failing test in src/math.js"',
+    );
   }
   // The SDK loads while git checks the checkout.
   if (!flags.replay) preloadProvider(provider);
@@ -144,28 +162,11 @@ export const runCommand: CliCommand = async (argv, io) => {
     existingFolder('repo', resolve(io.cwd, flags.repo ?? '.')),
     flags.branch,
   );
-  // On the branch the earlier session left, when it still exists (and no --branch asks for another).
-  let continueOn: string | undefined;
-  if (earlier?.branch && flags.branch === undefined) {
-    if (await checkout.repo.branchExists(earlier.branch)) {
-      checkout.head = await checkout.repo.checkoutBranch(earlier.branch);
-      checkout.branch = earlier.branch;
-      continueOn = earlier.branch;
-    } else {
-      io.stderr.write(
-        `patchloop: the branch ${earlier.branch} of the earlier session no longer exists; the work goes to a new branch.\n`,
-      );
-    }
-  }
-  // Before the first command, beside the rest of the start-up: patchloop's git then uses a
-  // private git dir and reads nothing a command may write under the checkout's .git.
-  const isolating = checkout.repo.isolate();
-  isolating.catch(() => undefined);
   const model = loadModel(
     {
       provider: provider as ProviderName,
       model: modelId,
-      baseUrl: flags['base-url'],
+      baseUrl,
       apiKey: flags['api-key'],
       fallback: flags['fallback-model'],
       replay: flags.replay,
@@ -173,7 +174,7 @@ export const runCommand: CliCommand = async (argv, io) => {
     io.cwd,
     io.env,
   );
-  const task = positionals.join(' ').trim() || (earlier ? undefined : model.recordedTask);
+  const task = givenTask || (earlier ? undefined : model.recordedTask);
   if (!task && earlier)
     throw new UsageError(
       'missing the next request, e.g. patchloop run --continue FILE.jsonl "also handle negative numbers"',
@@ -193,13 +194,34 @@ export const runCommand: CliCommand = async (argv, io) => {
   ]);
   const transcript = openTranscript(transcriptPath, checkout.root, redact, io);
 
+  // Everything is checked: only now does the checkout move, and the user is told.
+  // On the branch the earlier session left, when it still exists (and no --branch asks for another).
+  let continueOn: string | undefined;
+  if (earlier?.branch && flags.branch === undefined) {
+    if (await checkout.repo.branchExists(earlier.branch)) {
+      checkout.head = await checkout.repo.checkoutBranch(earlier.branch);
+      checkout.branch = earlier.branch;
+      continueOn = earlier.branch;
+    } else {
+      io.stderr.write(
+        `patchloop: the branch ${earlier.branch} of the earlier session no longer exists; the work goes to a new branch.\n`,
+      );
+    }
+  }
+  if (earlier) {
+    io.stderr.write(
+      `patchloop: continuing session ${String(earlier.session.id ?? '?')} from ${earlier.path} (${plural(earlier.messages.length, 'message')})${continueOn ? `, on its branch ${continueOn}` : ''}\n`,
+    );
+  }
+
+  // Before the first command, after the checkout is on its branch: patchloop's git then uses a
+  // private git dir and reads nothing a command may write under the checkout's .git.
+  const isolating = checkout.repo.isolate();
+  isolating.catch(() => undefined);
+
   const recorded = model.recordedSession?.testCommand ?? earlier?.session.testCommand;
   const testCommand = flags['test-command'] ?? (typeof recorded === 'string' ? recorded : undefined);
   const allowBash = flags['allow-bash'] === true;
-  const sandboxMode = flags.sandbox ?? 'auto';
-  if (sandboxMode !== 'auto' && sandboxMode !== 'off') {
-    throw new UsageError(`--sandbox must be auto or off, got "${sandboxMode}"`);
-  }
   // Full outputs that run_tests and bash cut go to a folder of their own, which commands and the
   // file tools may read; the transcript stays apart.
   const outputsDir = join(tmpdir(), 'patchloop', id, 'outputs');
@@ -245,6 +267,18 @@ export const runCommand: CliCommand = async (argv, io) => {
       `patchloop: run_tests${allowBash ? ' and bash are' : ' is'} not offered: commands cannot be isolated here (${sandbox.reason}). --sandbox off runs them as you, with access to this shell's files.\n`,
     );
   }
+  io.stderr.write(
+    `${startLine({
+      provider: model.provider.name,
+      model: model.provider.model,
+      endpoint: model.scripted
+        ? 'no endpoint (replayed)'
+        : endpointHost(provider as ProviderName, baseUrl, io.env),
+      isolated: sandbox.kind === 'isolated',
+      commands,
+      network: flags['command-network'] ?? 'none',
+    })}\n`,
+  );
   const tools = createWorkspaceTools({
     git: checkout.repo.toolGit(),
     root: checkout.root,
@@ -281,6 +315,7 @@ export const runCommand: CliCommand = async (argv, io) => {
     trigger: 'cli',
     provider: model.provider.name,
     model: model.provider.model,
+    ...(recordableUrl(baseUrl) ? { baseUrl: recordableUrl(baseUrl) } : {}),
     ...(earlier ? { continues: { sessionId: earlier.session.id } } : {}),
     workspace: checkout.root,
     // Where the whole session (the earlier part too) started, for replay; and where this part did.
@@ -295,7 +330,7 @@ export const runCommand: CliCommand = async (argv, io) => {
     tools: tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
   });
 
-  const timeline = createTimeline(io.stderr);
+  const timeline = createTimeline(io.stderr, { colour: useColour(io.stderr, io.env) });
   // Stays on until the summary is out: a signal after the loop still ends in a clean exit.
   const interrupt = watchInterrupts();
   try {
@@ -484,6 +519,9 @@ async function finish({
     { redact },
   );
   io.stdout.write(summary);
+  // The commit leaves the checkout on its branch; without one it is where it was (or on the continued one).
+  const onBranch = commit?.branch ?? checkout.branch;
+  io.stdout.write(`${finalLine(conclusion, onBranch, useColour(io.stdout, io.env))}\n`);
   return commitError ? 1 : (EXIT[conclusion] ?? 1);
 }
 

@@ -2,6 +2,7 @@ import type { AgentEvent } from '../agent/index.js';
 import type { ToolCall } from '../protocol/types.js';
 import { textOf } from '../protocol/types.js';
 import { errorGist } from '../report/format.js';
+import { terminalWidth } from './io.js';
 
 // The live timeline of `patchloop run` on stderr: one line per tool call and notable event; on a
 // terminal, a status line with a spinner below them shows what is running right now.
@@ -22,6 +23,8 @@ export interface TimelineOptions {
   /** Spinner and redrawn status line; default: the stream's isTTY. */
   tty?: boolean;
   now?: () => number;
+  /** Green ✓ and red ✗; default: off. */
+  colour?: boolean;
 }
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -29,6 +32,7 @@ const SPIN_MS = 100;
 
 export function createTimeline(out: TimelineOutput, options: TimelineOptions = {}): Timeline {
   const tty = options.tty ?? out.isTTY === true;
+  const colour = options.colour === true;
   const now = options.now ?? Date.now;
   let status: { label: string; since: number } | undefined;
   let frame = 0;
@@ -43,7 +47,7 @@ export function createTimeline(out: TimelineOutput, options: TimelineOptions = {
     if (!tty || !status) return;
     const secs = ((now() - status.since) / 1000).toFixed(1);
     // A status line that wraps could not be cleared with \r; keep it within the terminal's width.
-    const room = Math.max(20, (out.columns ?? 80) - 14);
+    const room = Math.max(20, terminalWidth(out) - 14);
     const label = status.label.length > room ? `${status.label.slice(0, room - 1)}…` : status.label;
     out.write(`\r\x1b[2K${FRAMES[frame % FRAMES.length]} ${label} (${secs} s)`);
   };
@@ -66,12 +70,19 @@ export function createTimeline(out: TimelineOutput, options: TimelineOptions = {
   const line = (text: string): void => {
     clearStatus();
     // On a terminal a line that wraps breaks the layout; elsewhere (a log file, CI) keep it whole.
-    const width = tty ? (out.columns ?? 80) : undefined;
+    const width = tty ? terminalWidth(out) : undefined;
     const shown =
       width !== undefined && [...text].length > width - 1
         ? `${[...text].slice(0, Math.max(10, width - 2)).join('')}…`
         : text;
-    out.write(`${shown}\n`);
+    // Only the mark at the start is coloured, after the cut (escape codes take no columns).
+    const painted = colour
+      ? shown.replace(
+          /^( {2})([✓✗])/,
+          (_, pad: string, m: string) => `${pad}${m === '✓' ? '\x1b[32m' : '\x1b[31m'}${m}\x1b[39m`,
+        )
+      : shown;
+    out.write(`${painted}\n`);
     drawStatus();
   };
 

@@ -69,6 +69,16 @@ footer{color:var(--dim);font-size:12px;margin-top:24px}
 .box.changes ul{columns:2 320px}
 .tooldef{margin:4px 0}
 .controls input{font:inherit;padding:2px 6px}
+.task{margin:4px 0 8px;font-size:15px;overflow-wrap:anywhere}.task .lbl{margin-right:6px}
+.turn .narr{display:block;color:var(--fg);opacity:.85;font-size:13px;margin:2px 0 0 18px;overflow:hidden;
+text-overflow:ellipsis;white-space:nowrap}
+mark.hit{background:#fff8c5;color:inherit;border-radius:2px}mark.hit.cur{background:#ffd33d;outline:2px solid var(--warn)}
+@media (prefers-color-scheme:dark){mark.hit{background:#5a4a00}mark.hit.cur{background:#9e6a03}}
+.hits button{min-width:28px}#f-hit{margin-left:4px}
+.facts dd,.box li,.chip,.kv,.event,.ch,.md,.why{overflow-wrap:anywhere;min-width:0}
+.chip{max-width:100%}
+@media (max-width:600px){.wrap{padding:10px 10px 30px}.facts{gap:2px 10px}.box.changes ul{columns:1}.tb{padding:4px 6px 8px}.controls{gap:6px}.controls input{width:10em}
+.turn .narr{margin-left:0}.call{padding:6px}}
 `;
 
 export const PAGE_SCRIPT = `(() => {
@@ -115,8 +125,66 @@ export const PAGE_SCRIPT = `(() => {
       ev.hidden = filtering && !(kindOk && (needle === '' || textOf(ev).includes(needle)));
     }
     for (const u of $$('.user')) u.hidden = filtering && !(needle !== '' && !onlyErrors && name === '' && textOf(u).includes(needle));
-    count.textContent = filtering ? shown + ' of ' + turns.length + ' turns' : turns.length + ' turns';
+    const noun = turns.length === 1 ? ' turn' : ' turns';
+    count.textContent = filtering ? shown + ' of ' + turns.length + noun : turns.length + noun;
+    highlight(needle);
   }
+  // Search hits: each match in the shown timeline wrapped in <mark>, stepped through with ↑ and ↓.
+  const MAX_HITS = 2000;
+  let hits = [];
+  let current = -1;
+  const hitLabel = $('#f-hit');
+  function clearHits() {
+    for (const m of $$('mark.hit')) {
+      const parent = m.parentNode;
+      parent.replaceChild(document.createTextNode(m.textContent), m);
+      parent.normalize();
+    }
+    hits = [];
+    current = -1;
+  }
+  function highlight(needle) {
+    clearHits();
+    if (needle !== '') {
+      const roots = $$('details.turn, .event, .user').filter((el) => !el.hidden);
+      for (const root of roots) {
+        if (hits.length >= MAX_HITS) break;
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        const nodes = [];
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.nodeValue.toLowerCase().includes(needle)) nodes.push(n);
+        for (const node of nodes) {
+          let rest = node;
+          let at = rest.nodeValue.toLowerCase().indexOf(needle);
+          while (at >= 0 && hits.length < MAX_HITS) {
+            const match = rest.splitText(at);
+            rest = match.splitText(needle.length);
+            const mark = document.createElement('mark');
+            mark.className = 'hit';
+            match.parentNode.replaceChild(mark, match);
+            mark.appendChild(match);
+            if (!mark.closest('[hidden]')) hits.push(mark);
+            at = rest.nodeValue.toLowerCase().indexOf(needle);
+          }
+        }
+      }
+    }
+    hitLabel.textContent = needle === '' ? '' : hits.length === 0 ? 'no match' : hits.length + (hits.length >= MAX_HITS ? '+' : '') + ' matches';
+  }
+  function go(step) {
+    if (hits.length === 0) return;
+    if (current >= 0) hits[current].classList.remove('cur');
+    current = (current + step + hits.length) % hits.length;
+    const mark = hits[current];
+    mark.classList.add('cur');
+    for (let el = mark.parentElement; el; el = el.parentElement) if (el.tagName === 'DETAILS') el.open = true;
+    mark.scrollIntoView({ block: 'center' });
+    hitLabel.textContent = (current + 1) + ' of ' + hits.length;
+  }
+  $('#f-next').addEventListener('click', () => go(1));
+  $('#f-prev').addEventListener('click', () => go(-1));
+  find.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter') { ev.preventDefault(); clearTimeout(typing); if (hits.length === 0) apply(); go(ev.shiftKey ? -1 : 1); }
+  });
   kind.addEventListener('change', apply);
   tool.addEventListener('change', apply);
   let typing;

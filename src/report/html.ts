@@ -104,6 +104,22 @@ function callHtml(call: CallView): string {
   return parts.join('');
 }
 
+const NARRATION_MAX = 140;
+
+/** One line that says what the turn did: the model's first line of text, or the tools it called. */
+export function narration(turn: TurnView): string {
+  const firstLine = turn.text
+    .split('\n')
+    .map((l) => l.replace(/^[#>*\-\s]+/, '').trim())
+    .find((l) => l !== '');
+  if (firstLine)
+    return firstLine.length > NARRATION_MAX ? `${firstLine.slice(0, NARRATION_MAX - 1)}…` : firstLine;
+  if (turn.errorMessage) return `Model error: ${oneLine(turn.errorMessage).slice(0, NARRATION_MAX)}`;
+  if (turn.calls.length === 0) return '';
+  const names = [...new Set(turn.calls.map((c) => c.name))];
+  return `Called ${names.join(', ')}`;
+}
+
 function turnHtml(turn: TurnView): string {
   const failed =
     turn.stopReason === 'error' || turn.stopReason === 'aborted' || turn.calls.some((c) => c.isError);
@@ -125,10 +141,8 @@ function turnHtml(turn: TurnView): string {
       return `<span class="chip${c.isError ? ' e' : ''}">${c.isError ? '✗ ' : ''}${esc(c.name)}${arg ? ` <span class="ca">${esc(arg)}</span>` : ''}</span>`;
     })
     .join('');
-  const preview =
-    turn.calls.length === 0 && turn.text
-      ? ` <span class="dim">${esc(oneLine(turn.text).slice(0, 90))}</span>`
-      : '';
+  const said = narration(turn);
+  const preview = said ? `<span class="narr">${esc(said)}</span>` : '';
   const body: string[] = [];
   if (turn.errorMessage) body.push(`<div class="merr">Model error: ${esc(turn.errorMessage)}</div>`);
   if (turn.thinking)
@@ -190,23 +204,33 @@ function errorItem(g: ErrorGroup): string {
 }
 
 /**
- * The errors of a long run at a glance: a count per tool, each distinct error once with the turns
- * it happened in, the first few shown and the rest on demand.
+ * The errors the run did not get past, at a glance: a count per tool, each distinct error once (the
+ * same message from the model, an event and the summary is one error) with the turns it happened
+ * in, the first few shown and the rest on demand. Errors the run recovered from stay marked on
+ * their turns only.
  */
 function errorsHtml(view: RunView): string {
-  const errors = view.errors;
-  if (errors.length === 0) return '';
+  const errors = view.errors.filter((e) => !e.recovered);
+  const recovered = view.errors.length - errors.length;
+  const recoveredNote = recovered
+    ? `<div class="dim">${plural(recovered, errors.length ? 'other error' : 'error')} the run recovered from ${recovered > 1 ? 'are' : 'is'} marked on ${recovered > 1 ? 'their turns' : 'its turn'}.</div>`
+    : '';
+  if (errors.length === 0) return recovered ? `<div class="box recovered">${recoveredNote}</div>` : '';
   const byTool = new Map<string, number>();
   const groups = new Map<string, ErrorGroup>();
   for (const e of errors) {
+    const key = e.message.trim();
+    const known = groups.get(key);
+    // A repeat of a message already listed counts only when it is another failed call.
+    if (known && e.source !== 'tool') continue;
     const k = e.tool ?? e.source;
     byTool.set(k, (byTool.get(k) ?? 0) + 1);
-    const key = `${e.source}\u0000${e.tool ?? ''}\u0000${e.message}`;
-    const g = groups.get(key) ?? { tool: e.tool, source: e.source, message: e.message, turns: [], count: 0 };
+    const g = known ?? { tool: e.tool, source: e.source, message: e.message, turns: [], count: 0 };
     g.count++;
     if (e.turn !== undefined && !g.turns.includes(e.turn)) g.turns.push(e.turn);
     groups.set(key, g);
   }
+  const total = [...groups.values()].reduce((n, g) => n + g.count, 0);
   const counts = [...byTool.entries()]
     .sort((a, b) => b[1] - a[1])
     .map(([k, n]) => `<code>${esc(k)}</code> ${n}`)
@@ -217,7 +241,7 @@ function errorsHtml(view: RunView): string {
   const more = rest.length
     ? `<details class="more"><summary>${rest.length} more</summary><ul>${rest.map(errorItem).join('')}</ul></details>`
     : '';
-  return `<div class="box errors" id="errors"><b>Errors (${errors.length})</b> <span class="dim">${counts}</span><ul>${first}</ul>${more}</div>`;
+  return `<div class="box errors" id="errors"><b>Errors (${total})</b> <span class="dim">${counts}</span><ul>${first}</ul>${more}${recoveredNote}</div>`;
 }
 
 /** Changed files with their +/− counts, and the whole diff on demand. */
@@ -267,6 +291,8 @@ function setupHtml(view: RunView): string {
   return `<details class="box setup" id="setup"><summary><b>System prompt and tools</b> <span class="dim">what the model was given before the task</span></summary>${parts.join('')}</details>`;
 }
 
+const TASK_MAX = 300;
+
 function headerHtml(view: RunView): string {
   const conclusion = view.conclusion ?? 'incomplete';
   const cls = GOOD.has(conclusion) ? 'o-ok' : BAD.has(conclusion) || !view.complete ? 'o-bad' : 'o-other';
@@ -303,8 +329,13 @@ function headerHtml(view: RunView): string {
   if (links.run) facts.push(['Workflow run', link(links.run, links.run)]);
   if (links.comment) facts.push(['Summary comment', link(links.comment, links.comment)]);
   if (links.earlierRun) facts.push(['Continues', link(links.earlierRun, 'the earlier run')]);
+  const task = view.task ? oneLine(view.task) : '';
+  const taskLine = task
+    ? `<p class="task" id="task"><span class="lbl">Task</span> ${esc(task.length > TASK_MAX ? `${task.slice(0, TASK_MAX - 1)}…` : task)}</p>`
+    : '';
   const parts = [
     `<h1>patchloop run <span class="badge ${cls}">${esc(conclusion)}</span></h1>`,
+    taskLine,
     `<dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`,
   ];
   parts.push(changesHtml(view), errorsHtml(view));
@@ -326,17 +357,22 @@ function controlsHtml(view: RunView): string {
     `<option value="errors">only errors</option></select></label>` +
     `<label>Tool <select id="f-tool"><option value="">any tool</option>${options}</select></label>` +
     `<label>Find <input type="search" id="f-text" placeholder="text in the run" size="22"></label>` +
+    `<span class="hits"><button type="button" id="f-prev" title="Previous match" aria-label="Previous match">↑</button>` +
+    `<button type="button" id="f-next" title="Next match" aria-label="Next match">↓</button><span id="f-hit" class="dim"></span></span>` +
     `<button type="button" id="expand">Expand all</button><button type="button" id="collapse">Collapse all</button>` +
     `<span id="f-count" class="dim"></span></div>`
   );
 }
 
 export function renderHtml(view: RunView, options: HtmlOptions = {}): string {
-  const title = `patchloop run ${view.id ?? ''} — ${view.conclusion ?? 'incomplete'}`;
+  const title = `patchloop run ${view.id ?? ''} — ${view.conclusion ?? 'incomplete'}${
+    view.task ? ` — ${oneLine(view.task).slice(0, 80)}` : ''
+  }`;
   const scriptHash = createHash('sha256').update(PAGE_SCRIPT).digest('base64');
   const csp = `default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'; base-uri 'none'; form-action 'none'`;
   const body: string[] = [headerHtml(view)];
-  if (view.turns.length) {
+  const anyTokens = view.turns.some((t) => contextTokens(t.usage) + t.usage.outputTokens > 0);
+  if (anyTokens) {
     body.push(
       `<h2>Tokens per turn</h2>${tokensChartSvg(view.turns.map((t) => t.usage))}` +
         `<div class="legend"><i class="c-ctx" style="background:var(--ctx)"></i>context read (input + cache)` +

@@ -52,6 +52,11 @@ export interface RunError {
   tool?: string;
   toolCallId?: string;
   message: string;
+  /**
+   * The run got past it: a later call of the same tool on the same target succeeded (any later
+   * passing run_tests, for a failing one), or a later turn of the model answered.
+   */
+  recovered?: boolean;
 }
 
 export interface ToolCount {
@@ -219,6 +224,7 @@ export function buildRunView(parsed: ParsedTranscript): RunView {
   if (view.models.length === 0 && session && typeof session.model === 'string' && session.model) {
     view.models.push(session.model);
   }
+  markRecovered(view);
   view.endedAt = lastTimestamp;
   if (view.durationMs === undefined && view.startedAt !== undefined && lastTimestamp !== undefined) {
     view.durationMs = Math.max(0, lastTimestamp - view.startedAt);
@@ -279,6 +285,40 @@ function turnOf(message: AssistantMessage, index: number, previousAt: number | u
     turn.durationMs = message.timestamp - previousAt;
   }
   return turn;
+}
+
+/** What a call acted on, to tell a retry of the same thing from a different call of the tool. */
+function targetOf(call: CallView): string {
+  if (call.name === 'run_tests') return '';
+  if (typeof call.input === 'string') return call.input;
+  const { path, command } = call.input;
+  if (typeof path === 'string') return `path:${path}`;
+  if (typeof command === 'string') return `command:${command}`;
+  return JSON.stringify(call.input);
+}
+
+function markRecovered(view: RunView): void {
+  // The last successful call's position for each tool and target, and the last turn that answered.
+  const order = new Map<CallView, number>();
+  const lastOk = new Map<string, number>();
+  let position = 0;
+  let lastGoodTurn = 0;
+  for (const turn of view.turns) {
+    if (turn.stopReason !== 'error' && !turn.errorMessage) lastGoodTurn = turn.index;
+    for (const call of turn.calls) {
+      order.set(call, ++position);
+      if (call.result && !call.isError) lastOk.set(`${call.name}\u0000${targetOf(call)}`, position);
+    }
+  }
+  const calls = new Map(view.turns.flatMap((t) => t.calls.map((c) => [c.id, c] as const)));
+  for (const e of view.errors) {
+    if (e.source === 'model' && e.turn !== undefined) e.recovered = lastGoodTurn > e.turn;
+    if (e.source !== 'tool' || e.toolCallId === undefined) continue;
+    const call = calls.get(e.toolCallId);
+    if (!call) continue;
+    const ok = lastOk.get(`${call.name}\u0000${targetOf(call)}`);
+    e.recovered = ok !== undefined && ok > order.get(call)!;
+  }
 }
 
 /** Context size of a turn's request: everything the model read. */

@@ -1,7 +1,15 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { withoutNpmUpdateNotice } from '../protocol/npm-notice.js';
 import type { ToolOutput } from '../protocol/tool.js';
 import type { CommandResult } from './process.js';
-import { DEFAULT_LIMITS, formatBytes, truncateTail, type TruncationLimits } from './truncate.js';
+import {
+  DEFAULT_LIMITS,
+  formatBytes,
+  splitLines,
+  truncateTail,
+  utf8Head,
+  type TruncationLimits,
+} from './truncate.js';
 
 export interface CommandDetails {
   command: string;
@@ -24,6 +32,50 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
+// A line that starts a test failure in the common runners' output: TAP (`not ok`), jest/vitest
+// (`FAIL`, `×`), mocha and node (`AssertionError`, `Error:`), and the usual cross marks.
+const FAILURE_LINE = /^\s*(?:not ok\b|FAIL\b|[✗×✖]\s|\S*(?:AssertionError|Error:))/u;
+/** Lines kept after the failure line: TAP's YAML block holds the message a few lines down. */
+const FAILURE_CONTEXT_LINES = 14;
+/** The most the first-failure excerpt takes of the result's byte cap. */
+const FAILURE_MAX_BYTES = 2048;
+/** How much of a saved full output is searched for the first failure. */
+const FAILURE_SCAN_BYTES = 4 * 1024 * 1024;
+
+function readStart(path: string, maxBytes: number): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const buf = Buffer.alloc(maxBytes);
+    const n = readSync(fd, buf, 0, maxBytes, 0);
+    return buf.subarray(0, n).toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * The first failure and the lines after it, from the whole output, when the tail shown to the model
+ * does not already contain it: a cut test run otherwise ends in counters ("# fail 1") and the
+ * failing assertion's message is lost.
+ */
+function firstFailure(result: CommandResult, tailText: string): string | undefined {
+  const whole = result.complete
+    ? result.text
+    : result.fullOutputPath
+      ? readStart(result.fullOutputPath, FAILURE_SCAN_BYTES)
+      : undefined;
+  if (whole === undefined) return undefined;
+  const lines = splitLines(withoutNpmUpdateNotice(whole));
+  const at = lines.findIndex((l) => FAILURE_LINE.test(l));
+  if (at < 0) return undefined;
+  const excerpt = lines.slice(at, at + 1 + FAILURE_CONTEXT_LINES).join('\n');
+  if (tailText.includes(lines[at]!) && tailText.includes(excerpt)) return undefined;
+  return utf8Head(excerpt, FAILURE_MAX_BYTES);
+}
+
 /** What the model reads after a command: how it ended, the tail of its output, and what was cut. */
 export function formatCommandResult(
   command: string,
@@ -31,7 +83,23 @@ export function formatCommandResult(
   limits: TruncationLimits = DEFAULT_LIMITS,
   heading?: string,
 ): ToolOutput<CommandDetails> {
-  const tail = truncateTail(withoutNpmUpdateNotice(result.text), limits);
+  const failed =
+    result.spawnError !== undefined ||
+    result.outputLimit !== undefined ||
+    result.timedOut ||
+    result.aborted ||
+    result.exitCode !== 0;
+  let tail = truncateTail(withoutNpmUpdateNotice(result.text), limits);
+  let failure: string | undefined;
+  if (failed && (tail.truncated || !result.complete)) {
+    failure = firstFailure(result, tail.text);
+    // The excerpt and its label come out of the same byte cap as the tail.
+    if (failure !== undefined) {
+      const maxBytes = Math.max(0, limits.maxBytes - Buffer.byteLength(failure, 'utf8') - 160);
+      const maxLines = Math.max(1, limits.maxLines - splitLines(failure).length - 2);
+      tail = truncateTail(withoutNpmUpdateNotice(result.text), { maxLines, maxBytes });
+    }
+  }
   const keptLines = tail.keptLines;
   const truncated = tail.truncated || !result.complete;
   const details: CommandDetails = {
@@ -61,7 +129,13 @@ export function formatCommandResult(
 
   const parts = heading ? [heading, status] : [status];
   if (result.totalBytes === 0) parts.push('(no output)');
-  else parts.push(tail.text);
+  else {
+    if (failure !== undefined)
+      parts.push(
+        `[First failure, from earlier in the output:]\n${failure}\n[End of the first failure; the output's last lines follow.]`,
+      );
+    parts.push(tail.text);
+  }
   if (truncated) {
     const shown = tail.partialLine
       ? `the last ${formatBytes(tail.keptBytes)} of the last line`
@@ -75,11 +149,5 @@ export function formatCommandResult(
     notice += ' Narrow the command (e.g. run one test, or filter with grep) to see less at a time.]';
     parts.push(notice);
   }
-  const isError =
-    result.spawnError !== undefined ||
-    result.outputLimit !== undefined ||
-    result.timedOut ||
-    result.aborted ||
-    result.exitCode !== 0;
-  return { content: [{ type: 'text', text: parts.join('\n') }], details, isError };
+  return { content: [{ type: 'text', text: parts.join('\n') }], details, isError: failed };
 }

@@ -76,6 +76,8 @@ export interface ScriptedTurn {
   /** Events written after the turn's results. */
   eventsAfter?: { event: string; [key: string]: unknown }[];
   model?: string;
+  /** The turn's usage, instead of the scripted figures (a request that failed reports none). */
+  usage?: Usage;
 }
 
 export interface RecordOptions {
@@ -159,7 +161,7 @@ export async function recordScriptedRun(
       name: c.name,
       input: c.input,
     }));
-    const usage = usageFor(i, (turn.text ?? '').length + JSON.stringify(calls).length);
+    const usage = turn.usage ?? usageFor(i, (turn.text ?? '').length + JSON.stringify(calls).length);
     total = addUsage(total, usage);
     const message: AssistantMessage = {
       role: 'assistant',
