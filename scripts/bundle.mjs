@@ -27,8 +27,9 @@ const banner = [
  * import() (the provider SDKs, the CLI's commands, the artifact client), goes to outdir/chunks/,
  * so a run parses only what it uses. src/cli.ts starts with a #! line, which esbuild keeps.
  */
-export async function bundleEntries(entries, outdir, { extension = '.js' } = {}) {
-  await build({
+export async function bundleEntries(entries, outdir, { extension = '.js', metafile = false } = {}) {
+  const result = await build({
+    metafile,
     entryPoints: entries,
     outdir,
     entryNames: '[name]',
@@ -47,6 +48,7 @@ export async function bundleEntries(entries, outdir, { extension = '.js' } = {})
     banner: { js: banner },
     plugins: [precompiledToolChecks, octokitJson, toolkitContext],
   });
+  return result.metafile;
 }
 
 /**

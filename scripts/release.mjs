@@ -56,7 +56,10 @@ export function moveMajor(root, tag, { remote = 'origin', dryRun = false } = {})
   const { major, prerelease } = parseTag(tag);
   if (prerelease) return [];
   const git = (...args) =>
-    execFileSync('git', ['-C', root, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+    execFileSync('git', ['-C', root, ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).trim();
   const commit = git('rev-parse', '--verify', `refs/tags/${tag}^{commit}`);
   const commands = [
     ['tag', '--force', '--annotate', '--message', `${major}: ${tag}`, major, commit],

@@ -191,6 +191,8 @@ describe('the action behind a proxy', () => {
   }) {
     const model = await startAnthropicServer((_req, i) => o.turns[i]!);
     models.push(model);
+    // a follow-up confirms the earlier run as one of this repository's workflow runs
+    gh.addRun({ id: o.runId });
     const identity = service.job({ runId: o.runId, job: 'patchloop' });
     const r = await runAction({
       script: action.path,

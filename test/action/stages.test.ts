@@ -89,6 +89,8 @@ async function stageJob(o: {
 }) {
   const model = await startAnthropicServer((_req, i) => (o.turns ?? FIX)[i]!);
   models.push(model);
+  // a follow-up confirms the earlier run as one of this repository's workflow runs
+  if (!gh.workflowRuns.has(o.runId ?? RUN_ID)) gh.addRun({ id: o.runId ?? RUN_ID });
   const identity = service.job({ runId: o.runId ?? RUN_ID, job: o.stage });
   const r = await runAction({
     script: action.path,

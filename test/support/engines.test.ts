@@ -1,10 +1,11 @@
 // The Node versions package.json promises (`engines`) are ones every bundled dependency says it
 // runs on: dist/ inlines them, so a dependency that asks for a newer Node is a promise broken.
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bundleEntries } from '../../scripts/bundle.mjs';
 
 // npm's own range logic (semver comes with the toolchain; its types are not installed).
 const semver = createRequire(import.meta.url)('semver') as {
@@ -26,17 +27,24 @@ function manifest(dir: string): Manifest {
 }
 
 describe('engines', () => {
-  it('every production dependency runs on the oldest Node that package.json promises', () => {
+  it('every bundled dependency runs on the oldest Node that package.json promises', async () => {
     const ours = manifest(ROOT).engines?.node;
     expect(ours).toBeDefined();
     const oldest = semver.minVersion(ours!)!.version;
-    // Every package that `npm install --omit=dev` would install, nested copies included.
-    const dirs = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    })
-      .split('\n')
-      .filter((d) => d && d !== ROOT);
+    // Every package the bundles inline (dist/ installs nothing: package.json lists them all as
+    // devDependencies), as esbuild reports the files it read, nested copies included.
+    const out = mkdtempSync(join(tmpdir(), 'patchloop-engines-'));
+    let inputs: string[];
+    try {
+      const meta = await bundleEntries({ index: 'src/index.ts', cli: 'src/cli.ts' }, out, { metafile: true });
+      inputs = Object.keys(meta!.inputs);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+    const dirs = inputs.flatMap((file) => {
+      const m = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(file);
+      return m ? [join(ROOT, m[1]!)] : [];
+    });
     expect(dirs.length).toBeGreaterThan(20);
     const refused = [...new Set(dirs)].flatMap((dir) => {
       const m = manifest(dir);
