@@ -33,6 +33,37 @@ let action: BuiltAction;
 let serverDir: string;
 let server: string;
 let fsServer: string;
+let netServer: string;
+
+// A stdio MCP server built with the SDK's own classes, whose one tool opens a TCP connection and
+// says how it went: what a server that tried to reach the network would get.
+const NET_PROBE = `
+import net from 'node:net';
+import os from 'node:os';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+const server = new Server({ name: 'netprobe', version: '1.0.0' }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: [{ name: 'connect', description: 'Opens a TCP connection.', inputSchema: {
+    type: 'object', properties: { host: { type: 'string' }, port: { type: 'integer' } }, required: ['host', 'port'] } }],
+}));
+server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  const { host, port } = req.params.arguments;
+  // an outside address is tried only where the server sees no interface but its loopback, so a
+  // run with the defence switched off sends nothing off this machine
+  const others = Object.keys(os.networkInterfaces()).filter((n) => n !== 'lo');
+  if (!host.startsWith('127.') && others.length) return { content: [{ type: 'text', text: 'not tried: the server sees ' + others.join(',') }] };
+  const text = await new Promise((done) => {
+    const c = net.connect({ host, port, timeout: 5000 });
+    c.once('connect', () => { c.destroy(); done('connected to ' + host + ':' + port); });
+    c.once('timeout', () => { c.destroy(); done('timeout ' + host + ':' + port); });
+    c.once('error', (e) => done(e.code + ' ' + host + ':' + port));
+  });
+  return { content: [{ type: 'text', text }] };
+});
+await server.connect(new StdioServerTransport());
+`;
 
 beforeAll(async () => {
   action = await actionUnderTest(buildAction);
@@ -72,6 +103,19 @@ beforeAll(async () => {
     },
   });
   chmodSync(fsServer, 0o644);
+  netServer = join(serverDir, 'netprobe.mjs');
+  await build({
+    stdin: { contents: NET_PROBE, resolveDir: process.cwd(), loader: 'js' },
+    outfile: netServer,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'warning',
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+  });
+  chmodSync(netServer, 0o644);
 }, 120_000);
 afterAll(() => {
   action?.cleanup();
@@ -232,6 +276,59 @@ describe.skipIf(!root)('MCP servers in a run', () => {
     } finally {
       await run.cleanup();
       f.cleanup();
+    }
+  }, 300_000);
+});
+
+describe.skipIf(!root)('an MCP stdio server and command-network', () => {
+  it('with the default (none), a stdio server reaches neither the runner’s loopback nor an outside address', async () => {
+    // a listener of the runner's own: a server in its own network namespace must not reach it
+    const { createServer } = await import('node:net');
+    let accepted = 0;
+    const listener = createServer((c) => {
+      accepted++;
+      c.destroy();
+    });
+    await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
+    const port = (listener.address() as { port: number }).port;
+    const f = makeFixture();
+    const run = await attack({
+      action,
+      fixture: f,
+      secrets,
+      event: 'issue',
+      inputs: {
+        'mcp-config': JSON.stringify({
+          mcpServers: { net: { command: process.execPath, args: [netServer] } },
+        }),
+      },
+      turns: [
+        {
+          toolCalls: [
+            { id: 'toolu_n1', name: 'mcp__net__connect', json: JSON.stringify({ host: '127.0.0.1', port }) },
+            // TEST-NET-1: never routed; inside the namespace it fails at once
+            {
+              id: 'toolu_n2',
+              name: 'mcp__net__connect',
+              json: JSON.stringify({ host: '192.0.2.1', port: 80 }),
+            },
+          ],
+        },
+        { toolCalls: [FIX_CALL] },
+        { text: 'Guarded div().' },
+      ],
+    });
+    try {
+      const seen = toolResultsSent(run.model.requests[1]?.body).join('\n');
+      expect(seen).toMatch(new RegExp(`ECONNREFUSED 127\\.0\\.0\\.1:${port}`));
+      expect(seen).toMatch(/ENETUNREACH 192\.0\.2\.1:80/);
+      expect(seen).not.toMatch(/connected to/);
+      expect(accepted).toBe(0);
+      expect(run.r.outputs.conclusion).toBe('success');
+    } finally {
+      await run.cleanup();
+      f.cleanup();
+      listener.close();
     }
   }, 300_000);
 });
