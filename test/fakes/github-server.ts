@@ -3,6 +3,7 @@
 // with `baseUrl`; the action under test gets it through GITHUB_API_URL.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerGraphQL } from './github-graphql.js';
 import { FakeImages, wantsFull } from './github-images.js';
 import { repoWire, userWire, type WireContext } from './github-wire.js';
 
@@ -207,6 +208,8 @@ export class FakeGitHub {
   readonly issueComments: FakeComment[] = [];
   readonly reviewComments: FakeReviewComment[] = [];
   readonly reviews: FakeReview[] = [];
+  /** review threads marked resolved (GraphQL `resolveReviewThread`), by their first comment's id */
+  readonly resolvedThreads = new Set<number>();
   readonly reactions: {
     subject: 'issue' | 'issue-comment' | 'review-comment';
     id: number;
@@ -920,15 +923,25 @@ export class FakeGitHub {
     };
   }
 
-  /** GraphQL: the one query patchloop makes, `viewer { login }` (whom the token authenticates as). */
+  /** GraphQL, checked against GitHub's published schema (github-graphql.ts). */
   private graphql(q: ParsedRequest): Reply {
-    const query = (q.body as { query?: unknown } | undefined)?.query;
-    if (typeof query !== 'string' || !/^\s*query\s*\{\s*viewer\s*\{\s*login\s*\}\s*\}\s*$/.test(query))
-      return {
-        status: 200,
-        body: { errors: [{ message: 'the fake GitHub answers only `query { viewer { login } }`' }] },
-      };
-    return { status: 200, body: { data: { viewer: { login: q.user.login } } } };
+    return {
+      status: 200,
+      body: answerGraphQL(q.body, {
+        viewerLogin: q.user.login,
+        owner: this.owner,
+        repo: this.repo,
+        threadsOf: (number) =>
+          this.reviewComments
+            .filter((c) => c.pull_request_url.endsWith(`/pulls/${number}`) && c.in_reply_to_id === undefined)
+            .map((c) => ({ firstCommentId: c.id, isResolved: this.resolvedThreads.has(c.id) })),
+        resolve: (id) => {
+          if (!this.reviewComments.some((c) => c.id === id && c.in_reply_to_id === undefined)) return false;
+          this.resolvedThreads.add(id);
+          return true;
+        },
+      }),
+    };
   }
 
   // ---- the full shapes GitHub answers with (github-wire.ts) ---------------------------------
