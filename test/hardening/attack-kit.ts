@@ -743,6 +743,13 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
       ],
     ],
   },
+  'agent-stage-delivers': {
+    what: 'stage: agent delivers as stage: all (pushes, opens the PR, reacts) with the token it is given, and uploads no delivery artifact',
+    edits: [
+      [/\.stage==="agent"/g, '.stage==="agent-off"'],
+      [/\.stage!=="agent"/g, '.stage!=="agent-off"'],
+    ],
+  },
   // PL_WEAKEN=hide-above,read-only-git,private-dirs,limits,network,keyring,ipc-uts,shared-dirs picks the sandbox's own test switches
   'sandbox-weaken': {
     what: 'the sandbox defences named in PL_WEAKEN are left out, and its self-check skipped',
