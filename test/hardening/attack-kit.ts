@@ -743,6 +743,19 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
       ],
     ],
   },
+  'delivery-fetch-base': {
+    what: 'stage: deliver does not fetch the recorded base from origin when its checkout lacks it',
+    edits: [[/await [\w$]+\.fetchCommit\([\w$]+\.baseCommit\)\.catch\(\(\)=>\{\}\)/g, 'void 0']],
+  },
+  'delivery-base-on-origin': {
+    what: 'stage: deliver does not require the recorded base to be in its checkout or on origin',
+    edits: [
+      [
+        /,!await [\w$]+\([\w$]+,[\w$]+\.baseCommit\)\)\)throw new ([\w$]+)\("bundle on the recorded base"/g,
+        ',!1))throw new $1("bundle on the recorded base"',
+      ],
+    ],
+  },
   'agent-stage-delivers': {
     what: 'stage: agent delivers as stage: all (pushes, opens the PR, reacts) with the token it is given, and uploads no delivery artifact',
     edits: [
