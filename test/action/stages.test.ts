@@ -412,6 +412,28 @@ describe('a delivery artifact altered between the stages delivers nothing and sa
 
   cases.push(
     [
+      'a file over the size limit (11 MiB)',
+      'size limit',
+      (m, e) => {
+        const c = craft((d) => commitAll(d, { 'assets/big.bin': 'x'.repeat(11 << 20) }));
+        e.set('commits.bundle', c.bundle);
+        m.headCommit = c.head;
+      },
+    ],
+    [
+      'a submodule entry added',
+      'no submodule change',
+      (m, e) => {
+        const c = craft((d) => {
+          const gitlink = git(d, 'rev-parse', 'HEAD').trim();
+          git(d, 'update-index', '--add', '--cacheinfo', `160000,${gitlink},lib`);
+          git(d, 'commit', '--quiet', '-m', 'crafted');
+        });
+        e.set('commits.bundle', c.bundle);
+        m.headCommit = c.head;
+      },
+    ],
+    [
       'a branch outside the branch prefix',
       'branch',
       (m) => {
@@ -447,6 +469,27 @@ describe('a delivery artifact altered between the stages delivers nothing and sa
       expect(said.length).toBeGreaterThan(0);
     });
   }
+});
+
+describe('an artifact of another run', () => {
+  it('this run has no delivery artifact, another run of the workflow has one: nothing is delivered, and the check says so', async () => {
+    const { issue, ctx, name, refsBefore } = await agentJob();
+    // the artifact, untouched, moved to run 4242 (as if that run had uploaded it)
+    const at = service.artifacts.findIndex((a) => a.name === name && a.finalized);
+    const zip = service.zipOf(service.artifacts[at]!.id);
+    service.artifacts.splice(at, 1);
+    service.seed({ runId: 4242, job: 'agent', name: name.replace(`-${RUN_ID}-`, '-4242-'), zip });
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    expect(deliver.r.code, deliver.r.stdout.slice(-3000)).toBe(1);
+    expect(originRefs()).toBe(refsBefore);
+    expect(gh.pulls.size).toBe(0);
+    expect(deliver.r.stepSummary).toContain('The delivery check **artifact of this run** failed');
+    expect(
+      gh.issueComments.some(
+        (c) => c.issue_url.endsWith(`/issues/${issue.number}`) && c.body.includes('**artifact of this run**'),
+      ),
+    ).toBe(true);
+  });
 });
 
 describe('a same-repository pull request across the stages', () => {

@@ -756,6 +756,17 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
       ],
     ],
   },
+  'delivery-size': {
+    what: 'stage: deliver lets commits carry files over the size limit',
+    edits: [[/if\(\([\w$]+\.size\?\?0\)>[\w$]+\.maxFileBytes\)throw/g, 'if(!1)throw']],
+  },
+  'delivery-submodule': {
+    what: 'stage: deliver lets commits add, change or remove submodule entries',
+    edits: [
+      [/if\([\w$]+\.mode==="160000"\|\|[\w$]+\?\.mode==="160000"\)throw/g, 'if(!1)throw'],
+      [/if\([\w$]+\.get\([\w$]+\)\.mode==="160000"\)throw/g, 'if(!1)throw'],
+    ],
+  },
   'agent-stage-delivers': {
     what: 'stage: agent delivers as stage: all (pushes, opens the PR, reacts) with the token it is given, and uploads no delivery artifact',
     edits: [
