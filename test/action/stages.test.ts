@@ -412,6 +412,28 @@ describe('a delivery artifact altered between the stages delivers nothing and sa
 
   cases.push(
     [
+      'a file over the size limit (11 MiB)',
+      'size limit',
+      (m, e) => {
+        const c = craft((d) => commitAll(d, { 'assets/big.bin': 'x'.repeat(11 << 20) }));
+        e.set('commits.bundle', c.bundle);
+        m.headCommit = c.head;
+      },
+    ],
+    [
+      'a submodule entry added',
+      'no submodule change',
+      (m, e) => {
+        const c = craft((d) => {
+          const gitlink = git(d, 'rev-parse', 'HEAD').trim();
+          git(d, 'update-index', '--add', '--cacheinfo', `160000,${gitlink},lib`);
+          git(d, 'commit', '--quiet', '-m', 'crafted');
+        });
+        e.set('commits.bundle', c.bundle);
+        m.headCommit = c.head;
+      },
+    ],
+    [
       'a branch outside the branch prefix',
       'branch',
       (m) => {
@@ -447,6 +469,27 @@ describe('a delivery artifact altered between the stages delivers nothing and sa
       expect(said.length).toBeGreaterThan(0);
     });
   }
+});
+
+describe('an artifact of another run', () => {
+  it('this run has no delivery artifact, another run of the workflow has one: nothing is delivered, and the check says so', async () => {
+    const { issue, ctx, name, refsBefore } = await agentJob();
+    // the artifact, untouched, moved to run 4242 (as if that run had uploaded it)
+    const at = service.artifacts.findIndex((a) => a.name === name && a.finalized);
+    const zip = service.zipOf(service.artifacts[at]!.id);
+    service.artifacts.splice(at, 1);
+    service.seed({ runId: 4242, job: 'agent', name: name.replace(`-${RUN_ID}-`, '-4242-'), zip });
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    expect(deliver.r.code, deliver.r.stdout.slice(-3000)).toBe(1);
+    expect(originRefs()).toBe(refsBefore);
+    expect(gh.pulls.size).toBe(0);
+    expect(deliver.r.stepSummary).toContain('The delivery check **artifact of this run** failed');
+    expect(
+      gh.issueComments.some(
+        (c) => c.issue_url.endsWith(`/issues/${issue.number}`) && c.body.includes('**artifact of this run**'),
+      ),
+    ).toBe(true);
+  });
 });
 
 describe('a same-repository pull request across the stages', () => {
@@ -489,4 +532,72 @@ describe('a same-repository pull request across the stages', () => {
     expect(deliver.r.stepSummary).toContain('The delivery check **branch** failed');
     expect(deliver.r.stepSummary).toContain('is protected');
   });
+});
+
+// ---- the recorded base, fetched from origin by the deliver job -----------------------------------
+
+describe('the deliver job and the recorded base on origin', () => {
+  /** A checkout as actions/checkout leaves it by default: one commit deep, of origin's main now. */
+  function shallowClone(name: string): string {
+    const dir = join(repo.root, name);
+    git(repo.root, 'clone', '--quiet', '--depth', '1', `file://${repo.origin}`, dir);
+    return dir;
+  }
+
+  it('main moved on origin since the agent job and the deliver checkout is shallow: the base is fetched from origin and the work lands on it, not on the new main', async () => {
+    const base = git(repo.origin, 'rev-parse', 'refs/heads/main').trim();
+    const { ctx, agent } = await agentJob();
+    const moved = repo.pushToOrigin('main', { 'README.md': 'moved on after the agent job\n' });
+    const work = shallowClone('deliver-shallow');
+    // the deliver checkout lacks the recorded base: only a fetch from origin brings it
+    expect(() => git(work, 'cat-file', '-e', `${base}^{commit}`)).toThrow();
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: work });
+    expect(deliver.r.code, deliver.r.stdout.slice(-3000)).toBe(0);
+    const branch = deliver.r.outputs.branch!;
+    expect(deliver.r.outputs['commit-sha']).toBe(agent.r.outputs['commit-sha']);
+    expect(git(repo.origin, 'rev-parse', `refs/heads/${branch}^`).trim()).toBe(base);
+    // origin's main is left as it moved; the PR proposes the work to it
+    expect(git(repo.origin, 'rev-parse', 'refs/heads/main').trim()).toBe(moved);
+    expect(gh.pulls.get(2)).toMatchObject({ head: { ref: branch }, base: { ref: 'main' } });
+  });
+
+  it('a recorded base that origin does not have (a bundle on an unpublished commit, the manifest naming it): nothing is pushed, and the check says the base is neither in the checkout nor on origin', async () => {
+    const { issue, ctx, name, refsBefore } = await agentJob();
+    await alter(name, (m, e) => {
+      const dir = repo.clone(`unpublished-${Math.random().toString(36).slice(2)}`);
+      commitAll(dir, { 'other.txt': 'an unpublished base\n' });
+      const unpublished = git(dir, 'rev-parse', 'HEAD').trim();
+      commitAll(dir, { 'src/math.js': 'export const div = () => 0;\n' });
+      const tmp = mkdtempSync(join(tmpdir(), 'patchloop-bundle-'));
+      git(dir, 'update-ref', 'refs/heads/crafted', 'HEAD');
+      git(dir, 'bundle', 'create', '--quiet', join(tmp, 'b'), `^${unpublished}`, 'refs/heads/crafted');
+      e.set('commits.bundle', readFileSync(join(tmp, 'b')));
+      rmSync(tmp, { recursive: true, force: true });
+      m.baseCommit = unpublished;
+      m.headCommit = git(dir, 'rev-parse', 'HEAD').trim();
+    });
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: shallowClone('deliver-missing') });
+    expect(deliver.r.code, deliver.r.stdout.slice(-3000)).toBe(1);
+    expect(originRefs()).toBe(refsBefore);
+    expect(gh.pulls.size).toBe(0);
+    expect(deliver.r.stepSummary).toContain('The delivery check **bundle on the recorded base** failed');
+    expect(deliver.r.stepSummary).toMatch(
+      /the base commit [0-9a-f]{40} is neither in this checkout nor on origin/,
+    );
+    expect(
+      gh.issueComments.some(
+        (c) =>
+          c.issue_url.endsWith(`/issues/${issue.number}`) &&
+          c.body.includes('neither in this checkout nor on origin'),
+      ),
+    ).toBe(true);
+  });
+
+  // Not yet checked: a base that origin still serves but no branch holds. With main force-pushed to
+  // an unrelated history after the agent job, the deliver job fetches the old base by its id and
+  // delivers on it (as GitHub serves any object of the repository's network, a fork PR's commits
+  // included, a compromised agent job may name such a commit as its base).
+  it.todo(
+    'a recorded base that is on no branch of origin any more (main rewritten since the agent job) is refused',
+  );
 });
