@@ -11,10 +11,13 @@ import { run, systemBin } from './user.js';
 //   the set-up's probe checks that the perl found is a 64-bit perl of that very architecture.
 // - keyutils' `keyctl`, on other architectures or where there is no Perl.
 //
-// Perl is preferred when both are there. It is one program where keyctl takes five (a shell, two
-// `keyctl clear`, `keyctl session`, a shell to hand stderr back): measured as the sandbox user
-// through setpriv, 200 launches each on a loaded 2-core machine, the Perl step added about 4 ms a
-// command and the keyctl step about 10 ms. And it is what runs on the platform most runs use.
+// Perl is preferred when both are there: it is what runs on the platform most runs use, so the
+// way the suite tests by default is the way most commands are started; and it is one program
+// where keyctl takes five (a shell, two `keyctl clear`, `keyctl session`, a shell to hand stderr
+// back). Measured on a 2-core machine under load, 200 starts each of `true` through setpriv as the
+// sandbox user: 6-12 ms bare, the Perl step adding 4-9 ms and the keyctl step 10-24 ms. Through
+// the whole launcher (namespaces, mounts), 50 and 100 commands each, interleaved: about 220 ms a
+// command either way, each step adding 5-15 ms, within the noise.
 //
 // Perl starts with `-t -X`: taint mode makes it ignore PERL5OPT, PERL5LIB, PERLLIB and PERLIO,
 // which the command's environment may hold (`command-env`) and which could otherwise load code of
@@ -93,8 +96,8 @@ exit 1;`;
 const PERL_UNLINK = String.raw`my ($nr, $id) = @ARGV;
 exit(syscall(0 + $nr, 9, 0 + $id, -3) == 0 ? 0 : 1);`;
 
-/** errnos with which a kernel refuses keyrings to everyone: seccomp (EPERM, ENOSYS), no support. */
-const REFUSED = new Set([1, 13, 38]);
+/** errnos with which a kernel refuses keyrings to everyone: seccomp (EPERM, ENOSYS), no support (ENOSYS). */
+const REFUSED = new Set([1, 38]);
 
 /**
  * The programs that can give commands a keyring, best first; a string says why none can. `hidden`
@@ -170,9 +173,4 @@ export function keyLookup(tool: KeyringTool, id: string, name: string): string[]
         [tool.keyctl, 'print', id],
         [tool.keyctl, 'search', '@s', 'user', name],
       ];
-}
-
-/** How the step is done, for the log. */
-export function describeKeyringTool(tool: KeyringTool): string {
-  return tool.kind === 'perl' ? `${tool.perl}'s syscall()` : tool.keyctl;
 }
