@@ -17,8 +17,13 @@ interface Config {
   nr: { keyctl: number; addKey: number };
   perl: string;
   options: Pick<SandboxOptions, 'hideBins' | 'weaken' | 'selfCheck'>;
-  /** Times the sandbox user's key is planted again and looked for, when the first look misses it. */
+  /**
+   * Other test files run defended commands of the sandbox user meanwhile, and each empties its
+   * keyrings: the user's key is planted again (up to this many times) when it is gone before the
+   * command starts and, with `untilSeen`, when the command did not find it.
+   */
   tries: number;
+  untilSeen: boolean;
 }
 
 export interface DriverResult {
@@ -124,7 +129,9 @@ async function main(): Promise<DriverResult> {
       // in the sandbox user's own user keyring (-4), just before the command
       const userId = add(userName, userValue, -4, user);
       // as that user in a session keyring of its own, as a later command would find it
-      userKeyPlanted ||= readable(['join', 'link', `-3:${userName}`], user).includes(userValue);
+      const planted = readable(['join', 'link', `-3:${userName}`], user).includes(userValue);
+      userKeyPlanted ||= planted;
+      if (!planted) continue;
       const look = [
         config.perl,
         '-e',
@@ -140,14 +147,16 @@ async function main(): Promise<DriverResult> {
         `-5:${userName}`,
       ];
       const r = await runCommand({
-        command: `${look.map(shellQuote).join(' ')}; grep -c ${shellQuote(config.tag)} /proc/keys || :`,
+        // /proc/keys lists what the reader may view: the parent's key only to a process that possesses
+        // it (the user's key, being that user's, is listed until the kernel collects it once unlinked)
+        command: `${look.map(shellQuote).join(' ')}; echo "proc-keys $(grep -c ${shellQuote(parentName)} /proc/keys)"`,
         cwd: config.workspace,
         env: config.env,
         sandbox: setup.sandbox,
         timeoutMs: 60_000,
       });
       outputs.push(`exit ${r.exitCode}\n${r.text}`);
-      if (r.text.includes(userValue)) break;
+      if (!config.untilSeen || r.text.includes(userValue)) break;
     }
     // the program setpriv runs as the sandbox user: perl or a shell with keyctl, or the command itself
     const after = argv.indexOf('--bounding-set=-all');
