@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { runCommand } from '../../src/tools/process.js';
 import { shellQuote } from '../../src/tools/shell-words.js';
@@ -24,6 +25,12 @@ interface Config {
    */
   tries: number;
   untilSeen: boolean;
+  /**
+   * A Perl module in the workspace that reads the parent's key, loaded by every perl the command's
+   * environment reaches (PERL5OPT, PERL5LIB through `command-env`): the keyring step's perl must
+   * not load it, since it runs before the new keyring is joined.
+   */
+  workspaceModule: boolean;
 }
 
 export interface DriverResult {
@@ -110,9 +117,24 @@ async function main(): Promise<DriverResult> {
   // in this process's session keyring (-3), which every child inherits
   const parentId = add(parentName, parentValue, -3);
   const parentKeyInherited = readable([parentId]).includes(parentValue);
+  let env = config.env;
+  let commandEnv: string[] | undefined;
+  if (config.workspaceModule) {
+    const lib = join(config.workspace, `.pl-lib-${config.tag}`);
+    mkdirSync(lib, { mode: 0o755 });
+    writeFileSync(
+      join(lib, 'PlProbe.pm'),
+      `package PlProbe; print "module loaded\\n"; my ($t, $d, $b) = ('user', '${parentName}', "\\0" x 4096);\n` +
+        `my $id = syscall(${config.nr.keyctl}, 10, -3, $t, $d, 0);\n` +
+        `if ($id > 0) { my $n = syscall(${config.nr.keyctl}, 11, $id, $b, 4096); print "module read: ", substr($b, 0, $n), "\\n" if $n >= 0 }\n1;\n`,
+      { mode: 0o644 },
+    );
+    env = { ...env, PERL5OPT: '-MPlProbe', PERL5LIB: lib };
+    commandEnv = ['PERL5OPT', 'PERL5LIB'];
+  }
   let setup;
   try {
-    setup = await createSandbox({ workspace: config.workspace, env: config.env, ...config.options });
+    setup = await createSandbox({ workspace: config.workspace, env, commandEnv, ...config.options });
   } catch (err) {
     return { kind: 'failed', reason: (err as Error).message, parentKeyInherited };
   }
@@ -151,7 +173,7 @@ async function main(): Promise<DriverResult> {
         // it (the user's key, being that user's, is listed until the kernel collects it once unlinked)
         command: `${look.map(shellQuote).join(' ')}; echo "proc-keys $(grep -c ${shellQuote(parentName)} /proc/keys)"`,
         cwd: config.workspace,
-        env: config.env,
+        env,
         sandbox: setup.sandbox,
         timeoutMs: 60_000,
       });

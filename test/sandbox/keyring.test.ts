@@ -58,12 +58,23 @@ describe.skipIf(missing !== undefined)('session keyring without keyctl, and with
   function drive(
     options: Pick<SandboxOptions, 'hideBins' | 'weaken' | 'selfCheck'>,
     untilSeen = false,
+    workspaceModule = false,
   ): DriverResult {
     const tag = randomBytes(6).toString('hex');
     const file = join(dir, `config-${tag}.json`);
     writeFileSync(
       file,
-      JSON.stringify({ workspace: f.workspace, env: f.env, tag, nr, perl, options, tries: 5, untilSeen }),
+      JSON.stringify({
+        workspace: f.workspace,
+        env: f.env,
+        tag,
+        nr,
+        perl,
+        options,
+        tries: 5,
+        untilSeen,
+        workspaceModule,
+      }),
       { mode: 0o600 },
     );
     const join_ = String.raw`syscall(0 + shift @ARGV, 1, undef) >= 0 or die "join: $!\n"; exec { $ARGV[0] } @ARGV or die "exec: $!\n";`;
@@ -94,8 +105,11 @@ describe.skipIf(missing !== undefined)('session keyring without keyctl, and with
   }
 
   it("without keyctl, Perl gives each command its own session keyring: neither the parent's key nor the sandbox user's is read", () => {
-    const r = drive({ hideBins: ['keyctl'], weaken: weakened });
+    // with a Perl module of the workspace's in PERL5OPT and PERL5LIB (`command-env`), which the
+    // command's own perl loads, but the keyring step's (run before the new keyring is joined) must not
+    const r = drive({ hideBins: ['keyctl'], weaken: weakened }, false, true);
     expectHeld(r, /\/perl$/);
+    expect(r.outputs!.join('\n')).toMatch(/^module loaded$/m);
     expect(r.launch).not.toContain('patchloop-keyring');
   }, 240_000);
 
