@@ -16,12 +16,13 @@ import {
   type LaunchBins,
   type LaunchPlan,
 } from './launch.js';
+import { findKeyringTools, probeKeyrings, type KeyringProgram, type KeyringTool } from './keyring.js';
 import { describeNetwork, networkNote, type CommandNetwork, type RefusedHost } from './network.js';
 import { startNetworkProxy, type NetworkProxy, type ProxyOptions } from './proxy.js';
 import { currentHardLimits, DEFAULT_COMMAND_LIMITS, type CommandLimits } from './limits.js';
 import { selfCheck } from './self-check.js';
 import { findSharedDirs } from './shared-dirs.js';
-import { asRoot, ensureUser, findRootAccess, firstLine, run, SANDBOX_USER, systemBin } from './user.js';
+import { asRoot, ensureUser, findRootAccess, firstLine, SANDBOX_USER, systemBin } from './user.js';
 
 // Commands the model chooses (run_tests, bash) run as a separate unprivileged user, each in a PID
 // and mount namespace of its own (launch.ts): another uid may not open /proc/<pid>/environ of
@@ -69,6 +70,8 @@ export interface SandboxOptions {
   weaken?: Defence[];
   /** Tests only: false skips the self-check (to show an attack with a defence left out). */
   selfCheck?: boolean;
+  /** Tests only: programs taken as not installed, to set the sandbox up as where they are missing. */
+  hideBins?: KeyringProgram[];
 }
 
 export type SandboxSetup =
@@ -105,7 +108,7 @@ function realDir(path: string): string | undefined {
   }
 }
 
-function resolveBins(): LaunchBins | string {
+function resolveBins(): Omit<LaunchBins, 'keyring'> | string {
   const names = [
     'unshare',
     'setpriv',
@@ -120,16 +123,34 @@ function resolveBins(): LaunchBins | string {
     'sh',
     'env',
     'kill',
-    'keyctl',
   ] as const;
   const bins: Partial<Record<(typeof names)[number], string>> = {};
   for (const name of names) {
     const bin = systemBin(name);
     if (!bin)
-      return `${name} is not installed (${name === 'find' ? 'findutils' : name === 'bash' || name === 'sh' ? 'a shell' : name === 'keyctl' ? 'keyutils: each command gets a keyring of its own with it' : 'util-linux / coreutils'})`;
+      return `${name} is not installed (${name === 'find' ? 'findutils' : name === 'bash' || name === 'sh' ? 'a shell' : 'util-linux / coreutils'})`;
     bins[name] = bin;
   }
-  return bins as LaunchBins;
+  return bins as Omit<LaunchBins, 'keyring'>;
+}
+
+/**
+ * The keyring tool commands get their keyring with, and whether the kernel gives keyrings at all;
+ * or why no tool can be used here. A perl of another architecture leaves the choice to keyctl.
+ */
+async function findKeyring(
+  sh: string,
+  hidden: readonly KeyringProgram[],
+): Promise<{ tool: KeyringTool; works: boolean } | string> {
+  const tools = findKeyringTools(hidden);
+  if (typeof tools === 'string') return tools;
+  let why = '';
+  for (const tool of tools) {
+    const r = await probeKeyrings(tool, sh);
+    if (r === 'works' || r === 'refused') return { tool, works: r === 'works' };
+    why = r;
+  }
+  return why;
 }
 
 async function retryOnce<T>(step: () => Promise<T>): Promise<T> {
@@ -217,45 +238,55 @@ function accountOf(machine: Machine, user: string): ReturnType<typeof ensureUser
  * PID and mount namespace. None of it touches the workspace, so the entry points start it early,
  * beside their git work, and createSandbox only waits for the answer. A string says why not.
  */
-export function probeMachine(user: string = SANDBOX_USER): Promise<Machine | string> {
-  let probe = probes.get(user);
+export function probeMachine(
+  user: string = SANDBOX_USER,
+  hideBins: readonly KeyringProgram[] = [],
+): Promise<Machine | string> {
+  const cacheKey = [user, ...[...hideBins].sort()].join('\0');
+  let probe = probes.get(cacheKey);
   if (!probe) {
     probe = (async () => {
       if (process.platform !== 'linux')
         return `commands cannot be isolated on ${process.platform}; only Linux is supported`;
       const root = await findRootAccess();
       if (typeof root === 'string') return `commands cannot run as another user: ${root}`;
-      const bins = resolveBins();
-      if (typeof bins === 'string') return `commands cannot be isolated: ${bins}`;
-      const [r, network] = await Promise.all([
-        asRoot(root, bins.unshare, [
+      const found = resolveBins();
+      if (typeof found === 'string') return `commands cannot be isolated: ${found}`;
+      const [r, network, keyring] = await Promise.all([
+        asRoot(root, found.unshare, [
           ...namespaceOptions(false),
           '--',
-          bins.mount,
+          found.mount,
           '-t',
           'tmpfs',
           'patchloop-probe',
           '/tmp',
         ]),
-        probeNetwork(root, bins),
+        probeNetwork(root, found),
+        findKeyring(found.sh, hideBins),
       ]);
       if (r.code !== 0)
         return `no PID and mount namespace for commands here (${firstLine(r.stderr) || `exit ${r.code}`})`;
-      const keys = await run(bins.keyctl, ['session', '-', bins.sh, '-c', 'exit 0']);
-      const machine: Machine = { root, bins, network, keyrings: keys.code === 0 };
+      // fail closed: without a program to give each command its keyring, no commands
+      if (typeof keyring === 'string') return `commands cannot be isolated: ${keyring}`;
+      const bins: LaunchBins = { ...found, keyring: keyring.tool };
+      const machine: Machine = { root, bins, network, keyrings: keyring.works };
       void accountOf(machine, user);
       return machine;
     })();
     // started early and maybe never awaited (a run that ends first): a failure must not go unhandled
     probe.catch(() => undefined);
-    probes.set(user, probe);
+    probes.set(cacheKey, probe);
   }
   return probe;
 }
 
 // The network namespace is asked for apart, with the launch's very options and its step that
 // brings the loopback up: a machine without it can still run commands with `command-network: all`.
-async function probeNetwork(root: Machine['root'], bins: LaunchBins): Promise<Machine['network']> {
+async function probeNetwork(
+  root: Machine['root'],
+  bins: Pick<LaunchBins, 'unshare'>,
+): Promise<Machine['network']> {
   const ip = systemBin('ip');
   if (!ip) return 'ip (iproute2) is not installed, so a command network namespace cannot get its loopback';
   const r = await asRoot(root, bins.unshare, [
@@ -319,7 +350,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
   if (workspace === '/' || workspace === '/tmp')
     throw new SandboxSetupError(`the workspace cannot be ${workspace} itself`);
 
-  const machine = await probeMachine(opts.user);
+  const machine = await probeMachine(opts.user, opts.hideBins);
   if (typeof machine === 'string') return unavailable(machine);
   const { root, bins } = machine;
   const policy: CommandNetwork = opts.network ?? { kind: 'none' };
@@ -475,7 +506,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
           env,
           network: plan.network ? { proxy: net !== undefined } : undefined,
           // checked whatever the test switches say: without its defence, the set-up must fail
-          keyctl: machine.keyrings ? bins.keyctl : undefined,
+          keyring: machine.keyrings ? bins.keyring : undefined,
           ipcUts: true,
           shared: plan.shared,
           sharedReadOnly: plan.sharedReadOnly,

@@ -1,3 +1,4 @@
+import { keyringStep, type KeyringTool } from './keyring.js';
 import type { CommandLimits } from './limits.js';
 import { prlimitArgs } from './limits.js';
 import type { Account, RootAccess } from './user.js';
@@ -17,7 +18,8 @@ export interface LaunchBins {
   sh: string;
   env: string;
   kill: string;
-  keyctl: string;
+  /** Perl or keyctl, for the session keyring each command gets of its own (keyring.ts). */
+  keyring: KeyringTool;
 }
 
 /** Everything the launch of one command needs, fixed when the sandbox is set up. */
@@ -196,19 +198,6 @@ const NAMESPACE_INIT = [
   'while :; do wait "$c"; s=$?; kill -0 "$c" 2>/dev/null || exit "$s"; done',
 ].join('\n');
 
-// As the sandbox user, just before the command: the sandbox user's own keyrings, which outlive
-// every command of that user, are emptied, so nothing passes through them from one command or run
-// to the next; and the command joins a new, empty session keyring of its own (`keyctl session -`),
-// so keys the runner or an earlier step put in the session keyring it was started with cannot be
-// read. keyctl says "Joined session keyring: N" on stderr, so its stderr goes to /dev/null and the
-// command's is handed over on descriptor 3. (`keyctl new_session`, which installs the keyring on
-// the calling shell, is refused when that shell's keyring belongs to another user, as the
-// runner's does here.)
-const KEYRING = String.raw`k=$1 sh=$2; shift 2
-{ "$k" clear @u && "$k" clear @us; } || { echo "patchloop sandbox: the sandbox user's keyrings cannot be emptied" >&2; exit 125; }
-exec 3>&2
-exec "$k" session - "$sh" -c 'exec 2>&3 3>&-; exec "$@"' patchloop-keyring "$@" 2>/dev/null`;
-
 /**
  * unshare's options for a command's namespaces: its own PIDs (init's exit kills the rest), its
  * own mounts with a fresh /proc, none of them propagated back; its own System V IPC (message
@@ -358,7 +347,8 @@ export function commandArgv(plan: LaunchPlan, command: string, cwd: string, time
     '--bounding-set=-all',
     '--',
   );
-  if (plan.freshKeyring) argv.push(bins.sh, '-c', KEYRING, 'patchloop-keyring', bins.keyctl, bins.sh);
+  // as the sandbox user, just before the command: its own session keyring, @u and @us emptied
+  if (plan.freshKeyring) argv.push(...keyringStep(bins.keyring, bins.sh));
   argv.push(bins.bash, '-c', NAMESPACE_INIT, 'patchloop-init', command, bins.bash);
   return argv;
 }
