@@ -11,6 +11,7 @@ import { SandboxSetupError } from './error.js';
 import {
   launch,
   namespaceOptions,
+  REFRESH_MARGIN_MS,
   SANDBOX_HOME,
   SCRATCH_DIRS,
   type LaunchBins,
@@ -433,6 +434,8 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     await new Promise((resolve) => setImmediate(resolve));
     // the workspace is touched from here on only: after patchloop's own git work. Whatever else
     // fails, what was opened is known to the clean-up (which waits for the opening to settle).
+    // group access: the first refresh looks into every folder changed since the opening began
+    if (plan.groupRefresh) plan.refreshSince = Date.now() - REFRESH_MARGIN_MS;
     opening = openWorkspace(root, account, workspace, method).then((a) => (access = a));
     const [, shared] = await Promise.all([
       opening,

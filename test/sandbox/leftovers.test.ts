@@ -178,8 +178,11 @@ describe.skipIf(missing !== undefined)('the checkout after a run', () => {
         expect(r.text).toContain('ok');
         // the file tools (patchloop's own user) make a file between commands
         writeFileSync(join(fx.workspace, 'src', 'tool.js'), 'tool\n');
+        mkdirSync(join(fx.workspace, 'src', 'tooldir', 'sub'), { recursive: true });
+        writeFileSync(join(fx.workspace, 'src', 'tooldir', 'sub', 't.js'), 'tool\n');
         const again = await runCommand({
-          command: 'echo edit >> src/tool.js && echo ok',
+          command:
+            'echo edit >> src/tool.js && echo edit >> src/tooldir/sub/t.js && : > src/tooldir/sub/u.js && echo ok',
           cwd: fx.workspace,
           env: fx.env,
           sandbox: setup.sandbox,
