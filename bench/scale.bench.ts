@@ -60,10 +60,15 @@ function makeCheckout(root: string, c: Checkout): string {
   const ws = join(root, 'ws');
   mkdirSync(ws);
   const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', ...args], {
-      cwd: ws,
-      stdio: 'ignore',
-    });
+    // no background gc: it would still be writing in .git when the checkout is removed
+    execFileSync(
+      'git',
+      ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', '-c', 'gc.auto=0', ...args],
+      {
+        cwd: ws,
+        stdio: 'ignore',
+      },
+    );
   git('init', '-q', '-b', 'main');
   files(join(ws, 'src'), c.tracked, (p, i) => writeFileSync(p, `export const v${i} = ${i};\n`));
   if (c.ignored) {
@@ -219,7 +224,7 @@ async function main() {
       rmSync(dir, { recursive: true, force: true });
     }
   } finally {
-    rmSync(tmp, { recursive: true, force: true });
+    rmSync(tmp, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
