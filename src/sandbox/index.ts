@@ -11,6 +11,7 @@ import { SandboxSetupError } from './error.js';
 import {
   launch,
   namespaceOptions,
+  REFRESH_MARGIN_MS,
   SANDBOX_HOME,
   SCRATCH_DIRS,
   type LaunchBins,
@@ -457,13 +458,18 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     },
   };
   let access: WorkspaceAccess | undefined;
+  let opening: Promise<unknown> | undefined;
   const ready = (async () => {
     // after the caller has had its answer (the first model request goes out on it): the walk's
     // process start would otherwise stand in its way
     await new Promise((resolve) => setImmediate(resolve));
-    // the workspace is touched from here on only: after patchloop's own git work
-    const [opened, shared] = await Promise.all([
-      openWorkspace(root, account, workspace, method),
+    // the workspace is touched from here on only: after patchloop's own git work. Whatever else
+    // fails, what was opened is known to the clean-up (which waits for the opening to settle).
+    // group access: the first refresh looks into every folder changed since the opening began
+    if (plan.groupRefresh) plan.refreshSince = Date.now() - REFRESH_MARGIN_MS;
+    opening = openWorkspace(root, account, workspace, method).then((a) => (access = a));
+    const [, shared] = await Promise.all([
+      opening,
       weak.has('shared-dirs')
         ? { scratch: [], other: [] }
         : findSharedDirs(bins.find, [
@@ -474,7 +480,6 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
             ...readOnlyDirs,
           ]),
     ]);
-    access = opened;
     const apart = (d: string) => !isInside(workspace, d) && !isInside(d, workspace);
     plan.shared = shared.scratch.filter(apart);
     plan.sharedReadOnly = shared.other.filter(apart);
@@ -518,9 +523,14 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
   })();
   // A failed set-up takes back what it granted before it is reported (no dispose() needed).
   const settled = ready.catch(async (err: unknown) => {
-    await access?.revoke();
+    // an opening still under way (another step failed first) is waited for, then taken back; an
+    // opening that failed has taken back what it did itself
+    await opening?.catch(() => undefined);
+    const opened = access;
     access = undefined;
-    await closeProxy();
+    await Promise.all([opened?.revoke(), closeProxy()]).catch((e: unknown) => {
+      throw new SandboxSetupError(`${(err as Error).message}; and then: ${(e as Error).message}`);
+    });
     throw err;
   });
   // awaited by whoever runs commands; until then a failure must not count as unhandled
@@ -548,9 +558,14 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     ready: settled,
     // Outside the workspace the set-up changed nothing but the sandbox user's account (kept for
     // the next run); inside it, the access granted is taken back, once the set-up has settled.
+    // A revoke that could not put everything back rejects (the caller says so in its log).
     dispose: () =>
       (disposed ??= settled.then(
-        () => Promise.all([access?.revoke(), closeProxy()]).then(() => undefined),
+        () => {
+          const opened = access;
+          access = undefined;
+          return Promise.all([opened?.revoke(), closeProxy()]).then(() => undefined);
+        },
         () => undefined,
       )),
     network: {
