@@ -66,6 +66,10 @@ beforeEach(async () => {
     'package.json': '{ "name": "demo", "type": "module" }\n',
     'src/math.js': 'export const div = (a, b) => a / b;\n',
   });
+  // As GitHub does, origin serves any commit it holds by its id (a fork PR's, a force-pushed
+  // branch's), and the fake GitHub answers compare and branch requests from it with real git.
+  git(repo.origin, 'config', 'uploadpack.allowAnySHA1InWant', 'true');
+  gh.setOrigin(repo.origin);
 });
 afterEach(async () => {
   await gh.stop();
@@ -593,11 +597,163 @@ describe('the deliver job and the recorded base on origin', () => {
     ).toBe(true);
   });
 
-  // Not yet checked: a base that origin still serves but no branch holds. With main force-pushed to
-  // an unrelated history after the agent job, the deliver job fetches the old base by its id and
-  // delivers on it (as GitHub serves any object of the repository's network, a fork PR's commits
-  // included, a compromised agent job may name such a commit as its base).
-  it.todo(
-    'a recorded base that is on no branch of origin any more (main rewritten since the agent job) is refused',
-  );
+  /** What every refused delivery shows: nothing pushed, no PR, the check named in the summary, the log and the comment. */
+  function refusedBy(
+    deliver: Awaited<ReturnType<typeof stageJob>>,
+    issue: number,
+    refsBefore: string,
+    check: string,
+  ) {
+    expect(deliver.r.code, deliver.r.stdout.slice(-3000)).toBe(1);
+    expect(deliver.r.outputs.conclusion).toBe('failure');
+    expect(originRefs()).toBe(refsBefore);
+    expect(gh.pulls.size).toBe(0);
+    expect(deliver.r.stepSummary).toContain(`The delivery check **${check}** failed`);
+    expect(deliver.r.stdout).toContain(`delivery check "${check}" failed`);
+    expect(
+      gh.issueComments.some(
+        (c) => c.issue_url.endsWith(`/issues/${issue}`) && c.body.includes(`**${check}**`),
+      ),
+    ).toBe(true);
+  }
+
+  // The switch `delivery-base-on-branch` (PL_DEFENCE_OFF, attack-kit.ts) turns the check off; these
+  // tests then fail: the deliver job pushes the history it was given and exits 0.
+  it('main force-pushed to an unrelated history after the agent job: the recorded base is on no branch any more (origin still serves it by id); nothing is delivered and the check "base on a branch" says which commit and branches', async () => {
+    const { issue, ctx, agent } = await agentJob();
+    const base = git(repo.origin, 'rev-parse', 'refs/heads/main').trim();
+    const lone = repo.clone('rewrite');
+    git(lone, 'checkout', '--quiet', '--orphan', 'rewritten');
+    writeFiles(lone, { 'README.md': 'a new history\n' });
+    git(lone, 'add', '-A');
+    git(lone, 'commit', '--quiet', '-m', 'rewritten');
+    git(lone, 'push', '--quiet', '--force', 'origin', 'HEAD:refs/heads/main');
+    const refsBefore = originRefs();
+    // the old base is unreachable from every ref, yet served by its id
+    expect(git(repo.origin, 'cat-file', '-t', base).trim()).toBe('commit');
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    refusedBy(deliver, issue.number, refsBefore, 'base on a branch');
+    expect(deliver.r.stepSummary).toContain(
+      `the recorded base ${base} is not a commit this run could have started from`,
+    );
+    expect(deliver.r.stepSummary).toContain('`main` (the branch a pull request would merge into)');
+    expect(deliver.r.stepSummary).toMatch(/No common ancestor/);
+    expect(agent.r.outputs['commit-sha']).toBeTruthy();
+  });
+
+  /** A base that carries `.github/workflows/x.yml`, with the agent's kind of change on top; `place` puts the base on origin. */
+  function evilBase(place: (dir: string) => void) {
+    return (m: Record<string, unknown>, e: Map<string, Buffer>) => {
+      const dir = repo.clone(`evil-${Math.random().toString(36).slice(2)}`);
+      commitAll(dir, {
+        '.github/workflows/x.yml':
+          'on: push\njobs: { steal: { runs-on: ubuntu-latest, steps: [ { run: env } ] } }\n',
+      });
+      const evil = git(dir, 'rev-parse', 'HEAD').trim();
+      place(dir);
+      commitAll(dir, { 'src/math.js': 'export const div = (a, b) => (b === 0 ? 0 : a / b);\n' });
+      const tmp = mkdtempSync(join(tmpdir(), 'patchloop-bundle-'));
+      git(dir, 'update-ref', 'refs/heads/crafted', 'HEAD');
+      git(dir, 'bundle', 'create', '--quiet', join(tmp, 'b'), `^${evil}`, 'refs/heads/crafted');
+      e.set('commits.bundle', readFileSync(join(tmp, 'b')));
+      rmSync(tmp, { recursive: true, force: true });
+      m.baseCommit = evil;
+      m.headCommit = git(dir, 'rev-parse', 'HEAD').trim();
+    };
+  }
+
+  const elsewhere: [string, (dir: string) => void][] = [
+    // GitHub keeps a fork PR's commits under refs/pull/N/head and serves them by id
+    [
+      "a fork pull request's commit (refs/pull/77/head, on no branch)",
+      (d) => git(d, 'push', '--quiet', 'origin', 'HEAD:refs/pull/77/head'),
+    ],
+    [
+      'a commit of another branch of origin (`experiments`)',
+      (d) => git(d, 'push', '--quiet', 'origin', 'HEAD:refs/heads/experiments'),
+    ],
+  ];
+  for (const [what, place] of elsewhere) {
+    it(`a recorded base that is ${what} carrying .github/workflows/x.yml, the commits after it clean: nothing is delivered (check "base on a branch")`, async () => {
+      const { issue, ctx, name } = await agentJob();
+      await alter(name, evilBase(place));
+      const refsBefore = originRefs();
+      const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: shallowClone('deliver-evil') });
+      refusedBy(deliver, issue.number, refsBefore, 'base on a branch');
+      expect(deliver.r.stepSummary).toMatch(
+        /`main` \(the branch a pull request would merge into\) at [0-9a-f]{12}: behind/,
+      );
+      expect(deliver.r.stepSummary).toMatch(
+        /`patchloop\/issue-\d+-[^`]*` \(the branch the commits go to\): no such branch on origin/,
+      );
+      // no branch of origin carries the workflow
+      for (const ref of originRefs()
+        .split('\n')
+        .filter((l) => l.startsWith('refs/heads/') && !l.startsWith('refs/heads/experiments ')))
+        expect(() =>
+          git(repo.origin, 'cat-file', '-e', `${ref.split(' ')[1]}:.github/workflows/x.yml`),
+        ).toThrow();
+    });
+  }
+
+  it('GitHub refusing the compare (403): nothing is delivered, and the refusal names the permission to add', async () => {
+    const { issue, ctx } = await agentJob();
+    // main moved on: the base is its parent, which only the compare can show
+    repo.pushToOrigin('main', { 'README.md': 'moved on\n' });
+    gh.fail({
+      method: 'GET',
+      path: /\/compare\//,
+      status: 403,
+      times: Infinity,
+      body: { message: 'Resource not accessible by integration' },
+    });
+    const refsBefore = originRefs();
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    refusedBy(deliver, issue.number, refsBefore, 'base on a branch');
+    expect(deliver.r.stepSummary).toContain('GitHub answered 403 (Resource not accessible by integration)');
+    expect(deliver.r.stepSummary).toContain('`contents: read`');
+  });
+});
+
+describe('a follow-up through both stages', () => {
+  it('the second agent job starts from the first run’s branch (ahead of main): its base is accepted on that branch, and the deliver job lands the follow-up there', async () => {
+    const { issue, ctx } = await agentJob();
+    const first = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    expect(first.r.code, first.r.stdout.slice(-3000)).toBe(0);
+    const branch = first.r.outputs.branch!;
+    const tip = git(repo.origin, 'rev-parse', `refs/heads/${branch}`).trim();
+    const again = gh.addComment(issue.number, { body: '/patchloop also handle NaN', author: 'alice' });
+    const next = {
+      issue: ctx.issue,
+      comment: { id: again.id, body: again.body },
+      runId: RUN_ID + 1,
+      turns: [
+        {
+          toolCalls: [
+            {
+              id: 'toolu_nan',
+              name: 'edit_file',
+              json: JSON.stringify({
+                path: 'src/math.js',
+                oldText: '(b === 0 ? 0 : a / b)',
+                newText: '(b === 0 || Number.isNaN(b) ? 0 : a / b)',
+              }),
+            },
+          ],
+          usage: { input: 900, output: 40 },
+        },
+        { text: 'NaN divisors give 0 as well.', usage: { input: 1000, output: 20 } },
+      ],
+    };
+    const agent2 = await stageJob({ stage: 'agent', ...next, workspace: repo.clone('agent-2') });
+    expect(agent2.r.code, agent2.r.stderr.slice(-3000)).toBe(0);
+    const deliver2 = await stageJob({ stage: 'deliver', ...next, workspace: repo.clone('deliver-2') });
+    expect(deliver2.r.code, deliver2.r.stdout.slice(-3000)).toBe(0);
+    expect(deliver2.r.outputs).toMatchObject({ conclusion: 'success', branch, 'pr-number': '2' });
+    expect(git(repo.origin, 'rev-parse', `refs/heads/${branch}^`).trim()).toBe(tip);
+    expect(git(repo.origin, 'show', `${branch}:src/math.js`)).toContain('Number.isNaN(b)');
+    expect(deliver2.r.stdout).toContain(
+      `the recorded base ${tip.slice(0, 12)} is on \`${branch}\` (the branch the commits go to)`,
+    );
+  });
 });

@@ -756,6 +756,12 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
       ],
     ],
   },
+  'delivery-base-on-branch': {
+    what: 'stage: deliver accepts a recorded base on no branch the run could have started from (any commit origin serves by id)',
+    edits: [
+      [/if\(![\w$]+\)throw new ([\w$]+)\("base on a branch"/g, 'if(!1)throw new $1("base on a branch"'],
+    ],
+  },
   'delivery-size': {
     what: 'stage: deliver lets commits carry files over the size limit',
     edits: [[/if\(\([\w$]+\.size\?\?0\)>[\w$]+\.maxFileBytes\)throw/g, 'if(!1)throw']],

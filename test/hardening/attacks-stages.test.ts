@@ -152,6 +152,9 @@ async function twoStages(route: 'run_tests' | 'bash') {
   const f = makeFixture();
   const gh: FakeGitHub = await startFakeGitHub({
     tokens: { [secrets.githubToken]: ACTIONS_BOT, [writeToken]: ACTIONS_BOT },
+    // the deliver job asks GitHub's compare whether the recorded base is on a branch (or, for the
+    // fork PR, is its head): the fake answers from the origin with real git
+    origin: f.origin,
   });
   // the agent job's token: contents read, issues write (its tracking comment)
   gh.readOnlyToken(secrets.githubToken, [
