@@ -185,7 +185,13 @@ describe.skipIf(missing !== undefined).each(['/tmp', '/var/tmp'] as const)(
       ).toEqual([]);
       // unisolated, killing the process group misses the daemon that left it with setsid
       const other = String(Number(marker) + 1);
-      await sh(undefined, f, `setsid sleep ${other} & echo started`);
+      // (the command waits until the daemon has its own session: on a loaded machine the process
+      // group could otherwise be killed before setsid ran, and take the daemon with it)
+      await sh(
+        undefined,
+        f,
+        `setsid sh -c 'echo $$ > .daemon-${other}; exec sleep ${other}' & until [ -s .daemon-${other} ]; do sleep 0.05; done; rm -f .daemon-${other}; echo started`,
+      );
       const escaped = await settle(
         () => processesWith('sleep', other),
         (p) => p.length > 0,
