@@ -56,31 +56,32 @@ function hugeLog(n: number): ToolLogEntry[] {
 }
 
 describe('renderSummaryMarkdown', () => {
-  it('shows outcome, model, tokens as plain integers, cost, branch, PR, files, final message and the tool log', () => {
+  it('shows outcome, model, tokens with thousands separators, cost, branch, PR, files, final message and the tool log', () => {
     const md = renderSummaryMarkdown(input());
     expect(md).toContain('success');
     expect(md).toContain('`claude-test-1`');
-    expect(md).toContain('input 1234567');
-    expect(md).toContain('output 8910');
-    expect(md).toContain('cache read 4000');
+    expect(md).toContain('input 1,234,567');
+    expect(md).toContain('output 8,910');
+    expect(md).toContain('cache read 4,000');
     expect(md).toContain('cache write 120');
     expect(md).not.toMatch(/\d(\.\d)?k\b/);
-    expect(md).not.toContain('1,234,567');
+    expect(md).not.toContain('input 1234567');
     expect(md).toContain('$0.4321');
     expect(md).toContain('`patchloop/issue-7-divide`');
     expect(md).toContain('[#12](https://github.com/o/r/pull/12)');
+    expect(md.split('\n')[0]).toContain('[PR #12](https://github.com/o/r/pull/12)');
     expect(md).toContain('`src/math.js` +3 −1');
     expect(md).toContain('2 files, +13 −1');
-    expect(md).toContain('<details><summary>Tool log (2 calls, 1 error)</summary>');
+    expect(md).toContain('<details><summary>Details: model, tokens, tool log (2 calls, 1 error)</summary>');
     expect(md).toContain('✗ edit_file path=src/math.js → error: oldText was not found');
     expect(md).toContain('Full transcript: artifact patchloop-transcript');
-    expect(md).toContain('[Workflow run](https://github.com/o/r/actions/runs/99)');
+    expect(md.split('\n')[0]).toContain('[workflow run](https://github.com/o/r/actions/runs/99)');
   });
 
   it('quotes the final message so its unclosed code fence cannot swallow the tool log', () => {
     const md = renderSummaryMarkdown(input());
-    const finalAt = md.indexOf('**Final message**');
-    const logAt = md.indexOf('<details>');
+    const finalAt = md.indexOf('**Answer**');
+    const logAt = md.indexOf('**Changed files**');
     expect(finalAt).toBeGreaterThan(0);
     expect(logAt).toBeGreaterThan(finalAt);
     const quoted = md
@@ -103,10 +104,10 @@ describe('renderSummaryMarkdown', () => {
     const md = renderSummaryMarkdown(input({ toolLog: log }));
     expect(md.length).toBeLessThanOrEqual(65_536);
     expect(md).toContain('success');
-    expect(md).toContain('input 1234567');
+    expect(md).toContain('input 1,234,567');
     expect(md).toContain('Added a guard');
-    expect(md).toContain('Tool log (10000 calls, 1429 errors)');
-    expect(md).toMatch(/… \d+ calls not shown/);
+    expect(md).toContain('tool log (10,000 calls, 1,429 errors)');
+    expect(md).toMatch(/… [\d,]+ calls not shown/);
     // The first and the last calls are both kept.
     expect(md).toContain('needle-0 ');
     expect(md).toContain('needle-9999 ');
@@ -116,9 +117,9 @@ describe('renderSummaryMarkdown', () => {
     const md = renderSummaryMarkdown(input({ toolLog: hugeLog(5000), finalMessage: 'word '.repeat(40_000) }));
     expect(md.length).toBeLessThanOrEqual(65_536);
     expect(md).toContain('patchloop: success');
-    expect(md).toContain('input 1234567');
+    expect(md).toContain('input 1,234,567');
     expect(md).toContain('the full message is in the transcript');
-    expect(md).toContain('<details><summary>Tool log (5000 calls');
+    expect(md).toContain('Tool log (5,000 calls');
     expect(md.split('\n').filter((l) => /^[✓✗] /.test(l)).length).toBeGreaterThan(20);
     expect(md).toContain('needle-4999 ');
   });
@@ -127,7 +128,7 @@ describe('renderSummaryMarkdown', () => {
     for (const maxChars of [200, 1000, 5000]) {
       const md = renderSummaryMarkdown(input({ toolLog: hugeLog(300) }), { maxChars });
       expect(md.length).toBeLessThanOrEqual(maxChars);
-      expect(md.startsWith('### ✅ patchloop: success')).toBe(true);
+      expect(md.startsWith('✅ **patchloop: success**')).toBe(true);
     }
   });
 
@@ -191,7 +192,7 @@ describe('renderSummaryText', () => {
     const text = renderSummaryText(input());
     expect(text).toContain('Outcome: success');
     expect(text).toContain('Model: claude-test-1');
-    expect(text).toContain('Tokens: input 1234567, output 8910, cache read 4000, cache write 120');
+    expect(text).toContain('Tokens: input 1,234,567, output 8,910, cache read 4,000, cache write 120');
     expect(text).toContain('Cost: $0.4321');
     expect(text).toMatch(/src\/math\.js\s+\+3 -1/);
     expect(text).toContain('Transcript: artifact patchloop-transcript');
@@ -332,7 +333,7 @@ describe('links, requester and layout', () => {
       }),
     );
     expect(md).toContain(
-      '| Branch | [`patchloop/issue-7-divide`](https://github.com/o/r/tree/patchloop/issue-7-divide) |',
+      '- Branch: [`patchloop/issue-7-divide`](https://github.com/o/r/tree/patchloop/issue-7-divide)',
     );
     expect(md).toContain(
       '[`0123456789ab`](https://github.com/o/r/commit/0123456789abcdef0123456789abcdef01234567)',
@@ -346,18 +347,23 @@ describe('links, requester and layout', () => {
     const md = renderSummaryMarkdown(input({ serverUrl: 'https://github.com', repository: 'o/r' }));
     expect(md).not.toContain('/tree/');
     expect(md).not.toContain('/commit/');
-    expect(md).toContain('| Branch | `patchloop/issue-7-divide` |');
+    expect(md).toContain('- Branch: `patchloop/issue-7-divide`');
   });
 
-  it('names the requester without mentioning them, in the header row of the table', () => {
-    const md = renderSummaryMarkdown(linked());
-    expect(md).toContain('| Requested by | [@\u200Boctocat](https://github.com/octocat) |\n|---|---|');
-    expect(md).not.toContain('| | |');
+  it('names the requester without mentioning them, above the quoted request and in the details', () => {
+    const md = renderSummaryMarkdown({ ...linked(), request: '/patchloop fix the divide\n\nthanks @boss' });
+    expect(md).toContain(
+      '**[@\u200Boctocat](https://github.com/octocat) asked:**\n\n> /patchloop fix the divide\n>\n> thanks @\u200Bboss',
+    );
+    expect(md).toContain('- Requested by: [@\u200Boctocat](https://github.com/octocat)');
   });
 
-  it('has a table header that is a real row when no requester is known', () => {
-    const md = renderSummaryMarkdown(input());
-    expect(md).toContain('| Model | `claude-test-1` |\n|---|---|');
+  it('has no table: GitHub would make its first row a bold header', () => {
+    for (const md of [renderSummaryMarkdown(input()), renderSummaryMarkdown(linked())]) {
+      expect(md).not.toMatch(/^\|.*\|$/m);
+      expect(md).not.toContain('|---|');
+      expect(md).toContain('- Model: `claude-test-1`');
+    }
   });
 
   it('links related runs in the footer: the failed run a CI fix is for', () => {
@@ -365,7 +371,7 @@ describe('links, requester and layout', () => {
       input({ related: [{ label: 'Failed run of CI', url: 'https://github.com/o/r/actions/runs/555' }] }),
     );
     expect(md).toContain(
-      '[Workflow run](https://github.com/o/r/actions/runs/99) · [Failed run of CI](https://github.com/o/r/actions/runs/555)',
+      'Full transcript: artifact patchloop-transcript (run.jsonl, run.html) · [Failed run of CI](https://github.com/o/r/actions/runs/555)',
     );
   });
 
@@ -399,8 +405,8 @@ describe('links, requester and layout', () => {
     const huge = `${diff}\n${'+added line\n'.repeat(20_000)}`;
     const md = renderSummaryMarkdown(input({ diff: huge, toolLog: hugeLog(500) }));
     expect(md.length).toBeLessThanOrEqual(65_536);
-    expect(md).toMatch(/… \(cut: \d+ more lines of the diff are not shown\)/);
-    expect(md).toContain('<details><summary>Tool log (500 calls');
+    expect(md).toMatch(/… \(cut: [\d,]+ more lines of the diff are not shown\)/);
+    expect(md).toContain('Tool log (500 calls');
     expect(md).toContain('Added a guard');
   });
 
@@ -441,7 +447,7 @@ describe('the step summary bound', () => {
     });
     expect(Buffer.byteLength(md, 'utf8')).toBeLessThanOrEqual(STEP_SUMMARY_MAX_BYTES);
     expect(md).toContain('the full message is in the transcript');
-    expect(md).toContain('<details><summary>Tool log (3000 calls');
+    expect(md).toContain('Tool log (3,000 calls');
     expect(md).not.toContain('\uFFFD');
   });
 
