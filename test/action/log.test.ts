@@ -119,12 +119,13 @@ describe('the Actions log', () => {
         timestamp: 2,
       },
     } as never);
-    log.onEvent({ type: 'error', turn: 1, message: at(290) } as never);
+    // three different errors: each is written (one error is written once, see below)
+    log.onEvent({ type: 'error', turn: 1, message: at(289) } as never);
     log.outcome({
       conclusion: 'failure',
       turns: 1,
       usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
-      error: at(290),
+      error: at(288),
     });
     const text = lines.join('\n');
     // not even the secret's first 12 characters
@@ -167,6 +168,49 @@ describe('the Actions log', () => {
       '  ■ the turns budget is used up (1 of 1)',
       '::endgroup::',
       'patchloop: budget-exceeded · 1 turn · input 5 · output 6 tokens · cost unknown · error: Stopped after 1 turn',
+    ]);
+  });
+
+  it('writes an error once: the failed turn, the run’s error event and the outcome do not repeat it', () => {
+    const lines: string[] = [];
+    const log = createActionsLog({ sink: { write: (l) => lines.push(l) } });
+    const why = '401 authentication_error: invalid x-api-key Check the API key: …';
+    const usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    log.onEvent({ type: 'turn_start', turn: 1, model: 'a' });
+    log.onEvent({
+      type: 'turn_end',
+      turn: 1,
+      usage,
+      message: { role: 'assistant', content: [], usage, stopReason: 'error', errorMessage: why },
+    } as never);
+    log.onEvent({ type: 'error', message: why });
+    log.outcome({ conclusion: 'failure', turns: 1, usage, error: why });
+    expect(lines.filter((l) => l.includes('invalid x-api-key'))).toHaveLength(1);
+    expect(lines.at(-1)).toBe(
+      'patchloop: failure · 1 turn · input 0 · output 0 tokens · cost unknown · the error is above (turn 1)',
+    );
+    // an error not seen before is written in the outcome line
+    const other: string[] = [];
+    const log2 = createActionsLog({ sink: { write: (l) => other.push(l) } });
+    log2.outcome({ conclusion: 'failure', turns: 0, usage, error: 'The push was refused.' });
+    expect(other).toEqual([
+      'patchloop: failure · 0 turns · input 0 · output 0 tokens · cost unknown · error: The push was refused.',
+    ]);
+  });
+
+  it('closes the last turn’s group when the agent is done, before delivery; the outcome opens none', () => {
+    const lines: string[] = [];
+    const log = createActionsLog({ sink: { write: (l) => lines.push(l) } });
+    log.onEvent({ type: 'turn_start', turn: 1, model: 'a' });
+    log.close();
+    lines.push('(delivery)');
+    log.close();
+    log.outcome({ conclusion: 'success', turns: 1, usage: { inputTokens: 1234, outputTokens: 5 } as never });
+    expect(lines).toEqual([
+      '::group::patchloop turn 1 · a',
+      '::endgroup::',
+      '(delivery)',
+      'patchloop: success · 1 turn · input 1,234 · output 5 tokens · cost unknown',
     ]);
   });
 
