@@ -27,7 +27,8 @@ export function formatCost(usd: number | undefined): string | undefined {
 }
 
 /**
- * A duration in the one style of every surface: "350 ms", "4.2 s", "2 min 5 s", "1 h 2 min 5 s".
+ * A duration in the one style of every surface: "350 ms", "4.2 s", "2 min 5 s", "1 h 2 min 5 s",
+ * "30 min".
  * A number and its unit are always apart, as in the tools' own "Exit code 1 (2.0 s)".
  */
 export function formatDuration(ms: number | undefined): string {
@@ -40,7 +41,9 @@ export function formatDuration(ms: number | undefined): string {
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const rest = s % 60;
-  return h > 0 ? `${formatCount(h)} h ${m} min ${rest} s` : `${m} min ${rest} s`;
+  // Zero parts are left out after the first: "30 min", "1 h 5 s".
+  const parts = [h > 0 ? `${formatCount(h)} h` : '', m > 0 ? `${m} min` : '', rest > 0 ? `${rest} s` : ''];
+  return parts.filter(Boolean).join(' ');
 }
 
 /** Cuts text to at most `max` characters, marking the cut with an ellipsis. */
