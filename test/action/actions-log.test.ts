@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startAnthropicServer, type AnthropicTurn } from '../fakes/anthropic-server.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';
 import type { FakeProviderServer } from '../fakes/sse.js';
-import { git, makeRepo, type RepoFixture } from '../github/git-fixtures.js';
+import { makeRepo, type RepoFixture } from '../github/git-fixtures.js';
 import { issueComment } from '../github/payloads.js';
 import { buildAction, runAction, type BuiltAction } from './harness.js';
 

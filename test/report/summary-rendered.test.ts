@@ -232,20 +232,19 @@ describeNeeding(CHROMIUM)('the tracking comment, rendered', () => {
         expect(box, `${name} at ${width}`).not.toBeNull();
         expect(box!.y + box!.height).toBeLessThan(844);
         // The request is quoted before the answer; the details are collapsed and hold the figures.
-        const order = await page.evaluate(() => {
-          const text = document.querySelector('.markdown-body')!.textContent!;
-          return [text.indexOf('asked:'), text.indexOf('Details: model, tokens')];
-        });
+        const order = (await page.evaluate(
+          `(() => { const t = document.querySelector('.markdown-body').textContent; return [t.indexOf('asked:'), t.indexOf('Details: model, tokens')]; })()`,
+        )) as number[];
         expect(order[0]).toBeGreaterThan(0);
         expect(order[1]).toBeGreaterThan(order[0]!);
-        expect(await page.$eval('details', (d) => (d as HTMLDetailsElement).open)).toBe(false);
+        expect(await page.$eval('details', (d) => (d as unknown as { open: boolean }).open)).toBe(false);
         if (name !== 'success' && name !== 'no-changes' && OUTCOMES[name]!.finalMessage)
           expect(await page.textContent('.markdown-body')).toContain('Last message before the run stopped');
         expect(await page.evaluate(noSidewaysScroll)).toBe(true);
         await screenshot(page, `comment-${name}-${width}`);
         // Opened, the details must not overflow either (the tool log's code block scrolls in its box).
         await page.click('summary');
-        expect(await page.$eval('details', (d) => (d as HTMLDetailsElement).open)).toBe(true);
+        expect(await page.$eval('details', (d) => (d as unknown as { open: boolean }).open)).toBe(true);
         expect(await page.textContent('details')).toMatch(/Tokens: input (48,213|0) · output/);
         expect(await page.evaluate(noSidewaysScroll)).toBe(true);
         await page.close();
@@ -255,7 +254,7 @@ describeNeeding(CHROMIUM)('the tracking comment, rendered', () => {
     it('the progress comment: plain bullets of what is being done, with times, no checkboxes', async () => {
       let now = 1_000_000;
       const board = new ProgressBoard(RUN_URL, { started: now, now: () => now });
-      const call = (id: string, name: string, input: unknown) => ({
+      const call = (id: string, name: string, input: Record<string, unknown>) => ({
         type: 'toolCall' as const,
         id,
         name,
