@@ -51,7 +51,7 @@ function actionNext(conclusion: string, c: NextStepContext): string | undefined 
     case 'failure':
       return c.beforeWork
         ? 'Fix what the error names (a repository secret, or an input of the patchloop step in the workflow), then re-run the job from the workflow run page.'
-        : `${capital(goOn)} to try again, or read the workflow run's log for what failed.`;
+        : `${capital(goOn)}, or read the workflow run's log for what failed.`;
     case 'no-changes':
       return c.onThread
         ? `If a change was expected, comment \`${phrase}\` again with more detail (the file, the behaviour, the test that should pass).`

@@ -466,3 +466,67 @@ describe('shareBudget', () => {
     expect(shareBudget(90, [0, 500, 500], [1, 2, 1])).toEqual([0, 60, 30]);
   });
 });
+
+describe('the next step of a run that did not succeed', () => {
+  const action = { surface: 'action' as const, triggerPhrase: '/fix', continueSession: true, onThread: true };
+  const at = (o: Partial<RunSummaryInput>) => {
+    const md = renderSummaryMarkdown(input(o));
+    return /^\*\*What next:\*\* (.*)$/m.exec(md)?.[1];
+  };
+
+  it('on GitHub: a comment that continues, the input to raise, the secret to fix', () => {
+    expect(at({ next: action })).toBeUndefined();
+    expect(at({ conclusion: 'budget-exceeded', next: { ...action, budget: 'turns', maxTurns: 40 } })).toBe(
+      'Comment `/fix continue` to go on from where it stopped (same branch, same conversation), or raise the `max-turns` input (40 now) in the workflow.',
+    );
+    expect(
+      at({ conclusion: 'budget-exceeded', next: { ...action, budget: 'cost', maxCostUsd: 2.5 } }),
+    ).toMatch(/raise the `max-cost-usd` input \(\$2\.50 now\) in the workflow\.$/);
+    expect(
+      at({ conclusion: 'budget-exceeded', next: { ...action, budget: 'time', timeoutMinutes: 30 } }),
+    ).toMatch(
+      /raise the `timeout-minutes` input \(30 now\) and the job's own `timeout-minutes` above it in the workflow\.$/,
+    );
+    expect(at({ conclusion: 'cancelled', next: action })).toBe(
+      'The work so far was kept; comment `/fix continue` to go on from where it stopped (same branch, same conversation).',
+    );
+    // a failure before the model said anything: a setting to fix, not a session to continue
+    const zero = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    expect(at({ conclusion: 'failure', usage: zero, next: action })).toMatch(
+      /^Fix what the error names \(a repository secret/,
+    );
+    expect(at({ conclusion: 'failure', next: action })).toMatch(
+      /^Comment `\/fix continue` to go on from where it stopped .*, or read the workflow run's log for what failed\.$/,
+    );
+    expect(at({ conclusion: 'failure', next: { ...action, continueSession: false } })).toMatch(
+      /^Comment `\/fix` with the request again \(continue-session is off/,
+    );
+    expect(at({ conclusion: 'no-changes', next: action })).toMatch(
+      /^If a change was expected, comment `\/fix` again/,
+    );
+    for (const c of ['budget-exceeded', 'cancelled', 'failure', 'no-changes'])
+      expect(at({ conclusion: c, next: action })).not.toMatch(/--|patchloop run/);
+  });
+
+  it('in the CLI: the command and the flag, and the unfinished text labelled', () => {
+    const text = renderSummaryText(
+      input({
+        conclusion: 'budget-exceeded',
+        finalMessage: 'Looking at the',
+        next: { surface: 'cli', transcriptPath: '/tmp/my runs/t.jsonl', budget: 'turns', maxTurns: 40 },
+      }),
+    );
+    expect(text).toContain(
+      `Next: Run patchloop run --continue '/tmp/my runs/t.jsonl' "go on" with a higher --max-turns (40 now).`,
+    );
+    expect(text).toContain('Last message (unfinished):\n  Looking at the');
+    expect(text).not.toMatch(/secret|`\/|the `?max-turns`? input/i);
+  });
+
+  it('labels an unfinished run’s last text in the comment, and a success’s text as the answer', () => {
+    expect(renderSummaryMarkdown(input({ conclusion: 'cancelled' }))).toContain(
+      '**Last message before the run stopped** (unfinished: the model had not ended its work)\n\n> Added a guard',
+    );
+    expect(renderSummaryMarkdown(input())).toContain('**Answer**\n\n> Added a guard');
+  });
+});
