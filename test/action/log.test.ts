@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createActionsLog, neutralizeCommands } from '../../src/action/log.js';
+import { readInputs } from '../../src/action/inputs.js';
+import { createActionsLog, logSettings, neutralizeCommands } from '../../src/action/log.js';
+import type { Task } from '../../src/github/task.js';
 import { runAgent } from '../../src/agent/index.js';
 import { createRedactor } from '../../src/protocol/redact.js';
 import { createWorkspaceTools } from '../../src/tools/index.js';
@@ -257,5 +259,64 @@ describe('the Actions log', () => {
     }
     expect(lines.filter((l) => l.startsWith('::group::'))).toHaveLength(2);
     expect(written.join('')).toBe(lines.map((l) => `${l}\n`).join(''));
+  });
+});
+
+describe('the settings block at the top of the log', () => {
+  const inputs = (given: Record<string, string>) => readInputs((name) => given[name] ?? '');
+  const task = (request: string): Task =>
+    ({
+      kind: 'issue',
+      event: 'issue_comment',
+      owner: 'o',
+      repo: 'r',
+      number: 7,
+      isPullRequest: false,
+      trigger: { kind: 'issue-comment', id: 1, body: request, createdAt: '' },
+      requester: { login: 'alice' },
+      request,
+    }) as Task;
+
+  it('names the task, the provider and model, the budgets, the commands, the network and the delivery', () => {
+    const lines: string[] = [];
+    logSettings(
+      inputs({
+        'github-token': 't',
+        provider: 'openai',
+        model: 'gpt-5.5',
+        'base-url': 'https://user:pass@gateway.example/v1?key=abc',
+        'max-turns': '1500',
+        'max-cost-usd': '2.5',
+        'timeout-minutes': '90',
+        'allow-bash': 'true',
+        'command-network': 'registry.npmjs.org',
+      }),
+      task('/patchloop fix the\nparser'),
+      { sink: { write: (l) => lines.push(l) } },
+    );
+    expect(lines).toEqual([
+      'patchloop settings',
+      '  task: fix on issue #7, asked by alice: “/patchloop fix the parser”',
+      '  provider: openai · model gpt-5.5 · endpoint gateway.example',
+      '  budgets: 1,500 turns · at most $2.50 · 1 h 30 min',
+      '  commands: run_tests (test command detected) · bash on · isolated as a separate user, or not offered (allow-unisolated-commands: false)',
+      '  network: command-network HTTP and HTTPS to registry.npmjs.org only, through patchloop’s proxy',
+      '  delivery: branch prefix patchloop/ · draft PR',
+    ]);
+  });
+
+  it('redacts the request and keeps it from becoming a workflow command', () => {
+    const lines: string[] = [];
+    logSettings(inputs({ 'github-token': 't' }), task(`::add-mask::x ${SECRET} ##[error]y`), {
+      redact: createRedactor([SECRET]),
+      sink: { write: (l) => lines.push(l) },
+      env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/' },
+    });
+    const text = lines.join('\n');
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain('::');
+    expect(text).not.toContain('##[');
+    expect(text).toContain('endpoint 127.0.0.1:9');
+    expect(text).toContain("model claude-sonnet-5-5 (the provider's default)");
   });
 });
