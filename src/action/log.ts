@@ -192,7 +192,7 @@ export function createActionsLog(options: ActionsLogOptions = {}): ActionsLog {
           break;
         case 'compaction':
           write(
-            `  ⋯ compacted ${plural(e.removedMessages, 'message')} (${formatCount(e.tokensBefore)} → ${formatCount(e.tokensAfter)} tokens, ${e.reason})`,
+            `  ⋯ compacted ${plural(e.removedMessages, 'message')} (${formatTokens(e.tokensBefore)} → ${formatTokens(e.tokensAfter)} tokens, ${e.reason})`,
           );
           break;
         case 'continue':

@@ -2,7 +2,7 @@
 // what is being done (not task-list checkboxes: anyone with write access could tick those, and a
 // tool's name says what was called, not what is being done).
 import type { AgentEvent } from '../agent/index.js';
-import { cut, formatCount, formatDuration, oneLine } from '../report/format.js';
+import { cut, formatCount, formatDuration, formatTokens, oneLine } from '../report/format.js';
 import { neutralizeMentions } from '../report/mentions.js';
 
 interface Step {
@@ -94,7 +94,7 @@ export class ProgressBoard {
     const status = [
       this.turn > 0 ? `turn ${formatCount(this.turn)}` : '',
       this.model,
-      this.tokens > 0 ? `${formatCount(this.tokens)} tokens` : '',
+      this.tokens > 0 ? `${formatTokens(this.tokens)} tokens` : '',
       this.note,
     ]
       .filter(Boolean)

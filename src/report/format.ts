@@ -11,9 +11,13 @@ export function formatCount(n: number | undefined): string {
   return n < 0 && Math.round(n) !== 0 ? `-${digits}` : digits;
 }
 
-/** Tokens: a whole count with separators, never "1.2k" (the outputs keep plain digits). */
+/**
+ * Tokens: plain integers ("13900"), the way the external contract gives them in the summary and
+ * the outputs, here and on every other surface alike; never "1.2k". Other counts have separators.
+ */
 export function formatTokens(n: number | undefined): string {
-  return formatCount(n);
+  if (n === undefined || !Number.isFinite(n)) return '0';
+  return String(Math.round(n));
 }
 
 /** Estimated cost in USD; `undefined` when the price is unknown. */

@@ -127,7 +127,7 @@ describe('the Actions log through node dist/index.js', () => {
       lines.filter((l) => l === '::endgroup::').length,
     );
     // One number style in the log and the comment.
-    expect(r.stdout).toContain('input 13,900 · output 130 tokens');
+    expect(r.stdout).toContain('input 13900 · output 130 tokens');
     expect(shown.filter(Boolean).at(-1)).toMatch(
       /^patchloop: success · 3 turns · .* · PR https:\/\/github\.com\/octo\/demo\/pull\/2/,
     );
@@ -139,7 +139,7 @@ describe('the Actions log through node dist/index.js', () => {
       );
       expect(text).toContain('> /patchloop guard div against zero');
       expect(text).toContain('**Answer**\n\n> Guarded div() against a zero divisor.');
-      expect(text).toContain('- Tokens: input 13,900 · output 130');
+      expect(text).toContain('- Tokens: input 13900 · output 130');
     }
   });
 

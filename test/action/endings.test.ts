@@ -195,7 +195,7 @@ describe('a cancelled run keeps its work', () => {
     expect(summary).toContain(`- Turns: ${r.outputs.turns}\n`);
     expect(Number(r.outputs.turns)).toBeGreaterThanOrEqual(1);
     expect(summary).toMatch(/- Cost: \$\d/);
-    expect(summary).toContain('input 1,000');
+    expect(summary).toContain('input 1000');
     expect(summary).toContain(BRANCH);
     expect(summary).toContain(r.outputs['artifact-url']!);
     // No PR for a cancelled run, and the checkout's credential is back for later steps.
@@ -267,7 +267,7 @@ describe('an error after the agent ran', () => {
     expect(summary).not.toMatch(/patchloop is working on this/);
     expect(summary).toContain('patchloop: success');
     expect(summary).toContain('- Turns: 2');
-    expect(summary).toContain('input 2,200');
+    expect(summary).toContain('input 2200');
     expect(summary).toMatch(/- Cost: \$\d/);
     expect(summary).toContain(`- Branch: \`${BRANCH}\``);
     // The PR was opened (its body fell back to the short summary too).

@@ -212,7 +212,7 @@ describe('the Actions log', () => {
       '::group::patchloop turn 1 · a',
       '::endgroup::',
       '(delivery)',
-      'patchloop: success · 1 turn · input 1,234 · output 5 tokens · cost unknown',
+      'patchloop: success · 1 turn · input 1234 · output 5 tokens · cost unknown',
     ]);
   });
 

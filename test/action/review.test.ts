@@ -184,7 +184,7 @@ describe('a review run', () => {
     );
     expect(review.body).toContain('the tests were run 1 time(s); the last run passed (exit code 0)');
     expect(review.body).toMatch(
-      /claude-[\w.-]+ · 2 turn\(s\) · 4,600 input \/ 240 output tokens · \$[\d.]+ \(estimated\)/,
+      /claude-[\w.-]+ · 2 turn\(s\) · 4600 input \/ 240 output tokens · \$[\d.]+ \(estimated\)/,
     );
 
     // the summary links the review; nothing was pushed

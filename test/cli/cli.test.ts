@@ -271,7 +271,7 @@ describe('patchloop run', () => {
       expect(r.stdout).toMatch(/^Outcome: success$/m);
       expect(server.requests[0]!.body).toMatchObject({ model: 'claude-sonnet-4-5', stream: true });
       expect(r.stdout).toMatch(/^Model: claude-sonnet-4-5/m);
-      expect(r.stdout).toMatch(/^Tokens: input 2,400, output 80, cache read 1,200, cache write 0$/m);
+      expect(r.stdout).toMatch(/^Tokens: input 2400, output 80, cache read 1200, cache write 0$/m);
       expect(r.stdout).toMatch(/divide\(\) now throws a RangeError; tests pass\./);
       expect(readFileSync(join(repo.root, 'src/math.js'), 'utf8')).toContain('RangeError');
       expect(repo.git('status', '--porcelain').trim()).toBe('');

@@ -245,7 +245,7 @@ describeNeeding(CHROMIUM)('the tracking comment, rendered', () => {
         // Opened, the details must not overflow either (the tool log's code block scrolls in its box).
         await page.click('summary');
         expect(await page.$eval('details', (d) => (d as unknown as { open: boolean }).open)).toBe(true);
-        expect(await page.textContent('details')).toMatch(/Tokens: input (48,213|0) · output/);
+        expect(await page.textContent('details')).toMatch(/Tokens: input (48213|0) · output/);
         expect(await page.evaluate(noSidewaysScroll)).toBe(true);
         await page.close();
       },
@@ -302,7 +302,7 @@ describeNeeding(CHROMIUM)('the tracking comment, rendered', () => {
         'Searching for divide( in src (at 4.2 s, took 150 ms) — failed ⚠️',
         'Running the tests (at 6.3 s, running)',
       ]);
-      expect(await page.textContent('sub')).toBe('turn 1 · claude-sonnet-5-5 · 1,280 tokens');
+      expect(await page.textContent('sub')).toBe('turn 1 · claude-sonnet-5-5 · 1280 tokens');
       expect(await page.evaluate(noSidewaysScroll)).toBe(true);
       await screenshot(page, `comment-progress-${width}`);
       await page.close();

@@ -56,16 +56,15 @@ function hugeLog(n: number): ToolLogEntry[] {
 }
 
 describe('renderSummaryMarkdown', () => {
-  it('shows outcome, model, tokens with thousands separators, cost, branch, PR, files, final message and the tool log', () => {
+  it('shows outcome, model, tokens as plain integers, cost, branch, PR, files, final message and the tool log', () => {
     const md = renderSummaryMarkdown(input());
     expect(md).toContain('success');
     expect(md).toContain('`claude-test-1`');
-    expect(md).toContain('input 1,234,567');
-    expect(md).toContain('output 8,910');
-    expect(md).toContain('cache read 4,000');
+    expect(md).toContain('input 1234567');
+    expect(md).toContain('output 8910');
+    expect(md).toContain('cache read 4000');
     expect(md).toContain('cache write 120');
     expect(md).not.toMatch(/\d(\.\d)?k\b/);
-    expect(md).not.toContain('input 1234567');
     expect(md).toContain('$0.4321');
     expect(md).toContain('`patchloop/issue-7-divide`');
     expect(md).toContain('[#12](https://github.com/o/r/pull/12)');
@@ -104,7 +103,7 @@ describe('renderSummaryMarkdown', () => {
     const md = renderSummaryMarkdown(input({ toolLog: log }));
     expect(md.length).toBeLessThanOrEqual(65_536);
     expect(md).toContain('success');
-    expect(md).toContain('input 1,234,567');
+    expect(md).toContain('input 1234567');
     expect(md).toContain('Added a guard');
     expect(md).toContain('tool log (10,000 calls, 1,429 errors)');
     expect(md).toMatch(/… [\d,]+ calls not shown/);
@@ -117,7 +116,7 @@ describe('renderSummaryMarkdown', () => {
     const md = renderSummaryMarkdown(input({ toolLog: hugeLog(5000), finalMessage: 'word '.repeat(40_000) }));
     expect(md.length).toBeLessThanOrEqual(65_536);
     expect(md).toContain('patchloop: success');
-    expect(md).toContain('input 1,234,567');
+    expect(md).toContain('input 1234567');
     expect(md).toContain('the full message is in the transcript');
     expect(md).toContain('Tool log (5,000 calls');
     expect(md.split('\n').filter((l) => /^[✓✗] /.test(l)).length).toBeGreaterThan(20);
@@ -192,7 +191,7 @@ describe('renderSummaryText', () => {
     const text = renderSummaryText(input());
     expect(text).toContain('Outcome: success');
     expect(text).toContain('Model: claude-test-1');
-    expect(text).toContain('Tokens: input 1,234,567, output 8,910, cache read 4,000, cache write 120');
+    expect(text).toContain('Tokens: input 1234567, output 8910, cache read 4000, cache write 120');
     expect(text).toContain('Cost: $0.4321');
     expect(text).toMatch(/src\/math\.js\s+\+3 -1/);
     expect(text).toContain('Transcript: artifact patchloop-transcript');
