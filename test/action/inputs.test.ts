@@ -117,7 +117,7 @@ describe('outputs', () => {
   });
 });
 
-describe('the live checklist', () => {
+describe('the live progress list', () => {
   const call = (id: string, name: string, input: Record<string, unknown>): ToolCall => ({
     type: 'toolCall',
     id,
@@ -143,11 +143,13 @@ describe('the live checklist', () => {
     board.onEvent({ type: 'tool_start', turn: 1, call: b });
     const text = board.render();
     expect(text).toContain('https://github.com/o/r/actions/runs/1');
-    expect(text).toMatch(/- \[x\] `read_file` .*src\/a\.ts/);
-    expect(text).toMatch(/- \[ \] `run_tests`.*⏳/);
+    // plain bullets of what is being done, no checkboxes anyone could tick
+    expect(text).not.toMatch(/- \[[ x]\]/);
+    expect(text).toMatch(/^- Reading `src\/a\.ts` \(at [^)]*, took 3 ms\)$/m);
+    expect(text).toMatch(/^- Running the tests \(at [^)]*, running\)$/m);
     expect(text).toContain('turn 1 · claude-sonnet-5-5');
     board.onEvent({ type: 'tool_end', turn: 1, call: b, result: result(b, true), durationMs: 3 });
-    expect(board.render()).toMatch(/- \[x\] `run_tests`.*⚠️/);
+    expect(board.render()).toMatch(/^- Running the tests \(at [^)]*, took 3 ms\) — failed ⚠️$/m);
   });
 
   it('keeps the last steps only, and defuses mentions and HTML in arguments', () => {
@@ -157,9 +159,17 @@ describe('the live checklist', () => {
       board.onEvent({ type: 'tool_start', turn: 1, call: c });
     }
     const text = board.render();
-    expect(text).toContain('- … 15 earlier step(s)');
+    expect(text).toContain('- … 15 earlier steps');
     expect(text).not.toContain('@octocat');
-    expect(text).not.toContain('<img');
+    // an argument is shown in a code span, where GitHub shows HTML as text and a backtick cannot end it
+    expect(text).toContain('- Searching for `@\u200Boctocat <img src=x>` (at');
+    const withTick = new ProgressBoard('u');
+    withTick.onEvent({
+      type: 'tool_start',
+      turn: 1,
+      call: call('t', 'grep', { pattern: 'a` <img src=x> `b' }),
+    });
+    expect(withTick.render()).toContain('- Searching for `aʼ <img src=x> ʼb` (at');
   });
 
   it('ignores events that change nothing visible', () => {

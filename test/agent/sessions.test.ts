@@ -527,7 +527,7 @@ describe('a refused connection', () => {
     expect(result.conclusion).toBe('failure');
     expect(events.filter((e) => e.type === 'retry')).toHaveLength(1);
     expect(result.error).toContain(`Check the base URL ${url}`);
-    expect(result.error).toContain('--base-url');
+    expect(result.error).toContain('the base-url input of the patchloop step');
     expect(result.error).toContain('ANTHROPIC_BASE_URL');
     expect(result.error).not.toContain('\n');
   });
