@@ -9,6 +9,7 @@ import { earlySummary, prBody } from './publish.js';
 import { reviewPhase } from './review.js';
 import type { PreparedWork } from './start-up.js';
 import type { Conclusion, FinishInput, RunState } from './state.js';
+import { timed, timing } from './timings.js';
 
 export async function deliverPhase(
   s: RunState,
@@ -31,7 +32,12 @@ export async function deliverPhase(
     return { conclusion: cancelled ? 'cancelled' : 'failure', result, plan, error: unready, provider };
   }
   if (task.mode === 'review') return withAnswer(s, await reviewPhase(s, work, result, provider));
-  if (await checkout.restoreConfig().catch(() => false)) {
+  if (
+    await timed(
+      'git configuration checked',
+      checkout.restoreConfig().catch(() => false),
+    )
+  ) {
     s.notice('The git configuration was changed during the run; it was put back before committing.');
   }
   // A cancelled run keeps its work too: committed and pushed inside the runner's grace period,
@@ -54,6 +60,7 @@ export async function deliverPhase(
     draft: inputs.draftPr,
     prTitle: commitMessage({ task, runUrl: s.runUrl }).split('\n')[0]!,
     prBody: (d) => prBody(s, result, plan, d, provider),
+    timing,
     commitSignal: ending.deadline(budgetMs, GRACE.commit),
     pushSignal: ending.deadline(budgetMs, GRACE.push),
     openPr: !wasCancelled,

@@ -343,6 +343,21 @@ export interface DeliverOptions {
   prMayExist?: boolean;
   /** called once the commit is made, before the push (a cancelled run posts its summary here) */
   onCommitted?: (delivery: Delivery) => Promise<void>;
+  /** told how long each step (commit, push, moving the checkout, PR) took */
+  timing?: (step: string, ms: number) => void;
+}
+
+async function timed<T>(
+  o: Pick<DeliverOptions, 'timing'>,
+  step: string,
+  work: Promise<T> | (() => Promise<T>),
+): Promise<T> {
+  const t0 = performance.now();
+  try {
+    return await (typeof work === 'function' ? work() : work);
+  } finally {
+    o.timing?.(step, performance.now() - t0);
+  }
 }
 
 /**
@@ -359,10 +374,12 @@ export async function deliverWork(o: DeliverOptions): Promise<Delivery> {
   const commitBounds = o.commitSignal ? { signal: o.commitSignal } : bounds;
   const pushBounds = o.pushSignal ? { signal: o.pushSignal } : bounds;
   try {
-    const staged = await o.checkout.commitChanges(o.message, {
-      ...commitBounds,
-      baselineUntracked: o.baselineUntracked,
-    });
+    const staged = await timed(o, 'commit', () =>
+      o.checkout.commitChanges(o.message, {
+        ...commitBounds,
+        baselineUntracked: o.baselineUntracked,
+      }),
+    );
     out.leftOut = staged.leftOut;
     const left = describeLeftOut(staged.leftOut);
     if (left) out.notices.push(left);
@@ -389,8 +406,8 @@ export async function pushAndPropose(
   out: Delivery,
   bounds: { signal?: AbortSignal } = o.signal ? { signal: o.signal } : {},
 ): Promise<Delivery> {
-  const pushed = await o.checkout.push(o.plan.branch, bounds);
-  await writeBack(o.checkout, out, pushed.ok ? pushed : undefined);
+  const pushed = await timed(o, 'push', o.checkout.push(o.plan.branch, bounds));
+  await timed(o, 'checkout moved to the commit', writeBack(o.checkout, out, pushed.ok ? pushed : undefined));
   if (!pushed.ok) {
     out.error = pushed.error;
     return out;
@@ -412,17 +429,21 @@ export async function pushAndPropose(
   if (pushed.rebased)
     out.notices.push(`\`${pushed.branch}\` had moved on; the work was rebased onto it before the push.`);
   if (openPr && prAllowed && o.github) {
-    out.pr = await openPullRequest(o.github, {
-      owner: o.owner,
-      repo: o.repo,
-      head: pushed.branch,
-      base: prBase,
-      title: o.prTitle,
-      body: o.prBody(out),
-      draft: o.draft,
-      serverUrl: o.serverUrl,
-      ...(o.prMayExist ? { mayExist: true } : {}),
-    });
+    out.pr = await timed(
+      o,
+      'pull request',
+      openPullRequest(o.github, {
+        owner: o.owner,
+        repo: o.repo,
+        head: pushed.branch,
+        base: prBase,
+        title: o.prTitle,
+        body: o.prBody(out),
+        draft: o.draft,
+        serverUrl: o.serverUrl,
+        ...(o.prMayExist ? { mayExist: true } : {}),
+      }),
+    );
     if (out.pr.kind === 'forbidden' || out.pr.kind === 'failed') {
       out.notices.push(`${out.pr.message} Compare: ${out.pr.compareUrl}`);
     }
