@@ -8,8 +8,9 @@
 //   node       a bare `node -e ''`, start to exit: the floor any process pays.
 // The kinds alternate within each round; every figure is a median over the rounds, with its range.
 // The breakdown is the action's own `PATCHLOOP_TIMINGS` lines (phase durations, see README), medians.
-// BASELINE=path/to/index.js adds the fix run of another build (an older commit's bundle) to each
-// round, for a before/after in one run. RUNS=n changes the number of rounds (default 7).
+// BASELINE=path/to/index.js (or several, `label=path,label=path`) adds the fix run of other builds
+// (an older commit's bundle) to each round, for a before/after in one run on the same machine
+// load. RUNS=n changes the number of rounds (default 7).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -94,7 +95,15 @@ const tmp = mkdtempSync(join(tmpdir(), 'pl-bench-ending-'));
 try {
   const script = join(tmp, 'build', 'index.js');
   await bundle(join(ROOT, 'src', 'index.ts'), script);
-  const baseline = process.env.BASELINE ? resolve(process.env.BASELINE) : undefined;
+  const baselines = (process.env.BASELINE ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((b, i) => {
+      const at = b.indexOf('=');
+      return at > 0
+        ? { label: b.slice(0, at), path: resolve(b.slice(at + 1)) }
+        : { label: `baseline ${i + 1}`, path: resolve(b) };
+    });
   const gh = await startFakeGitHub();
   gh.setPermission('alice', 'write');
   const service = await startFakeArtifactService();
@@ -182,15 +191,15 @@ try {
 
   const fix: Ended[] = [];
   const noEdit: Ended[] = [];
-  const base: Ended[] = [];
+  const base: Ended[][] = baselines.map(() => []);
   const bare: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const kinds = ['fix', 'no-edit', 'node', ...(baseline ? ['base'] : [])];
+    const kinds = ['fix', 'no-edit', 'node', ...baselines.map((_, b) => b)];
     for (let k = 0; k < kinds.length; k++) {
-      const kind = kinds[(k + i) % kinds.length];
+      const kind = kinds[(k + i) % kinds.length]!;
       if (kind === 'fix') fix.push(await actionRun('fix', script));
       else if (kind === 'no-edit') noEdit.push(await actionRun('no-edit', script));
-      else if (kind === 'base') base.push(await actionRun('fix', baseline!));
+      else if (typeof kind === 'number') base[kind]!.push(await actionRun('fix', baselines[kind]!.path));
       else bare.push(await timeToExit(['-e', '']));
     }
   }
@@ -206,16 +215,19 @@ try {
     'no-edit run: final answer → exit',
     noEdit.map((e) => e.finalToExit),
   );
-  if (base.length)
+  baselines.forEach((b, k) =>
     row(
-      `baseline build, fix run: final answer → exit`,
-      base.map((e) => e.finalToExit),
-    );
+      `${b.label}, fix run: final answer → exit`,
+      base[k]!.map((e) => e.finalToExit),
+    ),
+  );
   const f = median(fix.map((e) => e.finalToExit));
   const n = median(noEdit.map((e) => e.finalToExit));
   console.log(
     `ratios: fix / node start ${(f / median(bare)).toFixed(1)}x; fix / no-edit ${(f / n).toFixed(2)}x` +
-      (base.length ? `; fix / baseline fix ${(f / median(base.map((e) => e.finalToExit))).toFixed(2)}x` : ''),
+      baselines
+        .map((b, k) => `; fix / ${b.label} ${(f / median(base[k]!.map((e) => e.finalToExit))).toFixed(2)}x`)
+        .join(''),
   );
   const names = [...new Set(fix.flatMap((e) => [...e.phases.keys()]))];
   if (names.length) {

@@ -135,6 +135,15 @@ function commandNetworkLine(s: RunState): string | undefined {
 }
 
 /**
+ * Starts what publishing will wait for, while the delivery (commit, push, PR) runs beside it: the
+ * artifact client's module, when the transcript is to be uploaded.
+ */
+export function preparePublishing(s: RunState): void {
+  if (!s.transcript || !s.inputs.uploadArtifact) return;
+  chooseArtifactUploader(s.env).uploader?.preload();
+}
+
+/**
  * A cancelled run's summary, written as soon as its commit is made and before the push, so the
  * comment says what the run did (turns, tokens, cost, the branch) even if the runner kills the
  * process during the push. The final summary replaces it.

@@ -277,18 +277,15 @@ async function startAt(
   return headBranch !== undefined && attempt(() => checkout.checkoutRemoteBranch(headBranch));
 }
 
-/** The checkout on the new commit; a failure there is told, the delivery stands. */
-async function writeBack(
-  checkout: Checkout,
-  out: Delivery,
-  pushed?: { branch: string; sha: string },
-): Promise<void> {
+/** The checkout on the new commit; a failure there is told (the notices returned), the delivery stands. */
+async function writeBack(checkout: Checkout, pushed?: { branch: string; sha: string }): Promise<string[]> {
   try {
     await checkout.writeBack(pushed);
+    return [];
   } catch (err) {
-    out.notices.push(
+    return [
       `The checkout was not moved to the new commit: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    ];
   }
 }
 
@@ -391,7 +388,7 @@ export async function deliverWork(o: DeliverOptions): Promise<Delivery> {
   }
   if (o.onCommitted) await o.onCommitted(out).catch(() => undefined);
   if (!o.push || pushBounds.signal?.aborted) {
-    await writeBack(o.checkout, out);
+    out.notices.push(...(await writeBack(o.checkout)));
     return out;
   }
   return pushAndPropose(o, out, pushBounds);
@@ -407,7 +404,22 @@ export async function pushAndPropose(
   bounds: { signal?: AbortSignal } = o.signal ? { signal: o.signal } : {},
 ): Promise<Delivery> {
   const pushed = await timed(o, 'push', o.checkout.push(o.plan.branch, bounds));
-  await timed(o, 'checkout moved to the commit', writeBack(o.checkout, out, pushed.ok ? pushed : undefined));
+  // Moving the checkout onto the commit is local and the PR is GitHub's: the two go together, and
+  // the delivery is told once both are over (a failure of either leaves the other done).
+  const movedBack = timed(
+    o,
+    'checkout moved to the commit',
+    writeBack(o.checkout, pushed.ok ? pushed : undefined),
+  );
+  try {
+    return await proposeWork(o, out, pushed);
+  } finally {
+    // whatever the PR's fate (even a throw), the checkout's move is over before the delivery is
+    out.notices.push(...(await movedBack));
+  }
+}
+
+async function proposeWork(o: DeliverOptions, out: Delivery, pushed: PushResult): Promise<Delivery> {
   if (!pushed.ok) {
     out.error = pushed.error;
     return out;
