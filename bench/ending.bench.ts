@@ -229,11 +229,15 @@ try {
         .map((b, k) => `; fix / ${b.label} ${(f / median(base[k]!.map((e) => e.finalToExit))).toFixed(2)}x`)
         .join(''),
   );
-  const names = [...new Set(fix.flatMap((e) => [...e.phases.keys()]))];
-  if (names.length) {
-    console.log('fix run, PATCHLOOP_TIMINGS phases (medians):');
+  for (const [label, runs] of [
+    ['fix', fix],
+    ['no-edit', noEdit],
+  ] as const) {
+    const names = [...new Set(runs.flatMap((e) => [...e.phases.keys()]))];
+    if (names.length === 0) continue;
+    console.log(`${label} run, PATCHLOOP_TIMINGS phases (medians):`);
     for (const name of names) {
-      const xs = fix.map((e) => e.phases.get(name)).filter((x): x is number => x !== undefined);
+      const xs = runs.map((e) => e.phases.get(name)).filter((x): x is number => x !== undefined);
       console.log(`  ${name.padEnd(40)} ${median(xs).toFixed(0).padStart(6)} ms  (${range(xs)})`);
     }
   }

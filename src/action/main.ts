@@ -111,7 +111,8 @@ async function runPhases(s: RunState, ending: Ending, undo: () => Promise<void>)
   s.outcome.provider = provider;
   const result = await runAgentPhase(s, work, provider, signal);
   finalAnswer();
-  preparePublishing(s);
+  // The artifact client loads beside the commit and push; a cancelled run's push comes first.
+  if (result.conclusion !== 'cancelled' && !signal.aborted) preparePublishing(s);
   s.outcome.result = result;
   const reaction = await timed(
     'acknowledgement awaited',
