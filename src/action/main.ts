@@ -9,7 +9,7 @@ import type { Provider } from '../providers/types.js';
 import { runAgentPhase, sessionProvider } from './agent.js';
 import { deliverPhase } from './delivery.js';
 import { untilAborted, watchEnding, type Ending } from './ending.js';
-import { createComment, finish, preparePublishing } from './publish.js';
+import { createComment, finish } from './publish.js';
 import { prepareWorkspace, startUp, type PreparedWork } from './start-up.js';
 import { mark, type RunState } from './state.js';
 import { runDeliverStage } from './stage-deliver.js';
@@ -111,8 +111,6 @@ async function runPhases(s: RunState, ending: Ending, undo: () => Promise<void>)
   s.outcome.provider = provider;
   const result = await runAgentPhase(s, work, provider, signal);
   finalAnswer();
-  // The artifact client loads beside the commit and push; a cancelled run's push comes first.
-  if (result.conclusion !== 'cancelled' && !signal.aborted) preparePublishing(s);
   s.outcome.result = result;
   const reaction = await timed(
     'acknowledgement awaited',

@@ -340,6 +340,8 @@ export interface DeliverOptions {
   prMayExist?: boolean;
   /** called once the commit is made, before the push (a cancelled run posts its summary here) */
   onCommitted?: (delivery: Delivery) => Promise<void>;
+  /** called once the push has started (a wait on git and the network that other work can use) */
+  whilePushing?: () => void;
   /** told how long each step (commit, push, moving the checkout, PR) took */
   timing?: (step: string, ms: number) => void;
 }
@@ -403,7 +405,9 @@ export async function pushAndPropose(
   out: Delivery,
   bounds: { signal?: AbortSignal } = o.signal ? { signal: o.signal } : {},
 ): Promise<Delivery> {
-  const pushed = await timed(o, 'push', o.checkout.push(o.plan.branch, bounds));
+  const pushing = timed(o, 'push', o.checkout.push(o.plan.branch, bounds));
+  o.whilePushing?.();
+  const pushed = await pushing;
   // Moving the checkout onto the commit is local and the PR is GitHub's: the two go together, and
   // the delivery is told once both are over (a failure of either leaves the other done).
   const movedBack = timed(
