@@ -135,8 +135,8 @@ function commandNetworkLine(s: RunState): string | undefined {
 }
 
 /**
- * Starts what publishing will wait for, while the delivery (commit, push, PR) runs beside it: the
- * artifact client's module, when the transcript is to be uploaded.
+ * Starts what publishing will wait for, while the push runs beside it (delivery.ts): the artifact
+ * client's module, when the transcript is to be uploaded.
  */
 export function preparePublishing(s: RunState): void {
   if (!s.transcript || !s.inputs.uploadArtifact) return;
