@@ -6,7 +6,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: ['test/hardening/**', 'node_modules/**'],
     testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // a file's first hook may wait for the one build of the bundle the files share
+    // (test/support/bundle-cache.ts), which takes far longer on a loaded machine than idle
+    hookTimeout: 120_000,
     pool: 'forks',
     // Vitest's default leaves a core to itself (one worker on a 2-core runner), but these tests
     // mostly wait on child processes and loopback servers: one worker per core, at least two.

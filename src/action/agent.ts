@@ -89,6 +89,9 @@ export async function runAgentPhase(
   try {
     return await runWithTools(s, work, provider, signal, [...own, ...(mcp?.tools ?? [])], allowBash);
   } finally {
+    // The last turn's group is closed before delivery: the push, the PR and the comment edits
+    // that follow belong to no turn.
+    s.log.close();
     await mcp?.close();
   }
 }
@@ -169,7 +172,7 @@ async function runWithTools(
     commentEvent = undefined;
   }
   mark('tools and provider ready');
-  const board = new ProgressBoard(s.runUrl);
+  const board = new ProgressBoard(s.runUrl, { started: s.started });
   const onEvent = (e: AgentEvent) => {
     if (commentEvent && e.type === 'turn_start') {
       transcript.event('comment', commentEvent);

@@ -3,10 +3,24 @@
 // retries, fallbacks and other events; after the last turn, one outcome line.
 import * as core from './runner-commands.js';
 import type { AgentEvent } from '../agent/index.js';
+import type { Task } from '../github/task.js';
+import { DEFAULT_MODELS, PROVIDER_ENV } from '../providers/index.js';
+import { describeNetwork } from '../sandbox/network.js';
+import type { ActionInputs } from './inputs.js';
 import type { Usage } from '../protocol/types.js';
 import { redactValue } from '../protocol/redact.js';
 import { textOf } from '../protocol/types.js';
-import { cut, errorGist, formatCost, formatTokens, oneLine, plural, shortArgs } from '../report/format.js';
+import {
+  cut,
+  errorGist,
+  formatCost,
+  formatCount,
+  formatDuration,
+  formatTokens,
+  oneLine,
+  plural,
+  shortArgs,
+} from '../report/format.js';
 
 export interface ActionsLogSink {
   /** Writes one line to the log (the runner reads stdout line by line). */
@@ -48,6 +62,8 @@ export interface ActionsLogOutcome {
 
 export interface ActionsLog {
   onEvent(e: AgentEvent): void;
+  /** Closes the open turn's group: the agent is done, and delivery's lines belong to no turn. */
+  close(): void;
   /** Closes an open group and writes the one outcome line. */
   outcome(o: ActionsLogOutcome): void;
 }
@@ -76,8 +92,10 @@ function commandData(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
-function formatMs(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+function budgetFigure(budget: string, n: number): string {
+  if (budget === 'cost') return formatCost(n) ?? String(n);
+  if (budget === 'time') return formatDuration(n);
+  return formatCount(n);
 }
 
 // eslint-disable-next-line no-control-regex -- colour codes and control characters of tool output
@@ -93,6 +111,17 @@ export function createActionsLog(options: ActionsLogOptions = {}): ActionsLog {
   const now = options.now ?? Date.now;
   let open = false;
   let turnStarted = 0;
+  let turn = 0;
+  // Each error is written once: a failed turn's message comes again as the run's error event and
+  // as the outcome's error; the step's failure annotation (setFailed) is its one other mention.
+  const errorsSeen = new Map<string, number>();
+  const errorKey = (text: string) => oneLine(redact(text)).slice(0, 500);
+  const writeError = (text: string, line: string) => {
+    const key = errorKey(text);
+    if (key && errorsSeen.has(key)) return;
+    if (key) errorsSeen.set(key, turn);
+    write(line);
+  };
 
   // Each text is redacted before it is cut, and each line once more: a secret cut in two by the
   // shortening would no longer match as a whole, and half of it would reach the log.
@@ -115,6 +144,7 @@ export function createActionsLog(options: ActionsLogOptions = {}): ActionsLog {
     onEvent(e) {
       switch (e.type) {
         case 'turn_start':
+          turn = e.turn;
           turnStarted = now();
           startGroup(`patchloop turn ${e.turn} · ${oneLine(e.model)}`);
           break;
@@ -125,16 +155,15 @@ export function createActionsLog(options: ActionsLogOptions = {}): ActionsLog {
           const cost = formatCost(u.costUsd);
           const calls = e.message.content.filter((c) => c.type === 'toolCall').length;
           write(
-            `  model: ${e.message.stopReason} after ${formatMs(now() - turnStarted)} · input ${formatTokens(u.inputTokens)} · output ${formatTokens(
+            `  model: ${e.message.stopReason} after ${formatDuration(now() - turnStarted)} · input ${formatTokens(u.inputTokens)} · output ${formatTokens(
               u.outputTokens,
             )} · cache read ${formatTokens(u.cacheReadTokens)} · cache write ${formatTokens(u.cacheWriteTokens)}${
               cost ? ` · ${cost}` : ''
             }${calls ? ` · ${plural(calls, 'tool call')}` : ''}`,
           );
           if (e.message.stopReason === 'error' || e.message.stopReason === 'aborted') {
-            write(
-              `  ✗ ${e.message.stopReason}: ${cut(oneLine(redact(e.message.errorMessage ?? '')), ERROR_CHARS)}`,
-            );
+            const why = e.message.errorMessage ?? '';
+            writeError(why, `  ✗ ${e.message.stopReason}: ${cut(oneLine(redact(why)), ERROR_CHARS)}`);
           }
           break;
         }
@@ -147,13 +176,13 @@ export function createActionsLog(options: ActionsLogOptions = {}): ActionsLog {
             ? `error: ${errorGist(plain(text), ERROR_CHARS)}`
             : cut(oneLine(plain(text.slice(0, OUTPUT_CHARS * 4))), OUTPUT_CHARS) || '(no output)';
           write(
-            `  ${e.result.isError ? '✗' : '✓'} ${e.call.name}${args ? ` ${args}` : ''} (${formatMs(e.durationMs)}) → ${result}`,
+            `  ${e.result.isError ? '✗' : '✓'} ${e.call.name}${args ? ` ${args}` : ''} (${formatDuration(e.durationMs)}) → ${result}`,
           );
           break;
         }
         case 'retry':
           write(
-            `  ↻ retry ${e.attempt} in ${formatMs(e.delayMs)} (${e.errorKind}${e.status !== undefined ? `, HTTP ${e.status}` : ''}): ${cut(oneLine(redact(e.message)), 200)}`,
+            `  ↻ retry ${e.attempt} in ${formatDuration(e.delayMs)} (${e.errorKind}${e.status !== undefined ? `, HTTP ${e.status}` : ''}): ${cut(oneLine(redact(e.message)), 200)}`,
           );
           break;
         case 'fallback':
@@ -163,7 +192,7 @@ export function createActionsLog(options: ActionsLogOptions = {}): ActionsLog {
           break;
         case 'compaction':
           write(
-            `  ⋯ compacted ${plural(e.removedMessages, 'message')} (${e.tokensBefore} → ${e.tokensAfter} tokens, ${e.reason})`,
+            `  ⋯ compacted ${plural(e.removedMessages, 'message')} (${formatTokens(e.tokensBefore)} → ${formatTokens(e.tokensAfter)} tokens, ${e.reason})`,
           );
           break;
         case 'continue':
@@ -173,32 +202,99 @@ export function createActionsLog(options: ActionsLogOptions = {}): ActionsLog {
           write(`  ℹ ${oneLine(e.source)}: ${cut(oneLine(redact(e.message)), 200)}`);
           break;
         case 'budget':
-          write(`  ■ the ${e.budget} budget is used up (${e.used} of ${e.limit})`);
+          write(
+            `  ■ the ${e.budget} budget is used up (${budgetFigure(e.budget, e.used)} of ${budgetFigure(e.budget, e.limit)})`,
+          );
           break;
         case 'cancel':
           write(`  ■ cancelled: ${cut(oneLine(redact(e.reason)), 200)}`);
           break;
         case 'error':
-          write(`  ✗ ${cut(oneLine(redact(e.message)), ERROR_CHARS)}`);
+          writeError(e.message, `  ✗ ${cut(oneLine(redact(e.message)), ERROR_CHARS)}`);
           break;
         case 'text_delta':
           break;
       }
     },
+    close() {
+      endGroup();
+    },
     outcome(o) {
       endGroup();
+      const seenIn = o.error ? errorsSeen.get(errorKey(o.error)) : undefined;
       const parts = [
         `patchloop: ${o.conclusion}`,
         plural(o.turns, 'turn'),
         o.models?.length ? o.models.join(', ') : undefined,
         `input ${formatTokens(o.usage.inputTokens)} · output ${formatTokens(o.usage.outputTokens)} tokens`,
         formatCost(o.usage.costUsd) ?? 'cost unknown',
-        o.durationMs !== undefined ? formatMs(o.durationMs) : undefined,
+        o.durationMs !== undefined ? formatDuration(o.durationMs) : undefined,
         o.prUrl ? `PR ${o.prUrl}` : o.branch ? `branch ${o.branch}` : undefined,
         o.commitSha ? `commit ${o.commitSha.slice(0, 12)}` : undefined,
-        o.error ? `error: ${cut(oneLine(redact(o.error)), ERROR_CHARS)}` : undefined,
+        o.error
+          ? seenIn !== undefined
+            ? `the error is above${seenIn > 0 ? ` (turn ${formatCount(seenIn)})` : ''}`
+            : `error: ${cut(oneLine(redact(o.error)), ERROR_CHARS)}`
+          : undefined,
       ].filter((p): p is string => Boolean(p));
       write(parts.join(' · '));
     },
   };
+}
+
+/**
+ * The settings block at the top of the log: what this run was asked and what it runs with (task,
+ * provider and model, budgets, commands and their isolation, network), before anything happens.
+ * Untrusted text (the request) is redacted, kept to one line and stripped of workflow commands.
+ */
+export function settingsLines(inputs: ActionInputs, task: Task, env: NodeJS.ProcessEnv = {}): string[] {
+  const where =
+    task.number !== undefined
+      ? `${task.isPullRequest ? 'pull request' : 'issue'} #${task.number}`
+      : `the ${task.event} event`;
+  const mode = task.mode === 'review' || inputs.mode === 'review' ? 'review' : 'fix';
+  const who = task.requester ? `, asked by ${task.requester.login}` : '';
+  const request = cut(oneLine(task.request ?? ''), 200);
+  const model = inputs.model || DEFAULT_MODELS[inputs.provider];
+  const modelText = inputs.model ? model : `${model ?? '(none)'} (the provider's default)`;
+  const baseUrl = inputs.baseUrl || PROVIDER_ENV[inputs.provider]?.baseUrl.map((v) => env[v]).find(Boolean);
+  const endpoint = baseUrl ? `endpoint ${hostOf(baseUrl)}` : "the provider's default endpoint";
+  const fallback = inputs.fallbackModel
+    ? ` · fallback ${inputs.fallbackModel.provider}:${inputs.fallbackModel.model}`
+    : '';
+  const cost = inputs.maxCostUsd !== undefined ? `at most ${formatCost(inputs.maxCostUsd)}` : 'no cost limit';
+  const tests = `run_tests (${inputs.testCommand ? `test-command: ${cut(oneLine(inputs.testCommand), 80)}` : 'test command detected'})`;
+  const isolation = inputs.allowUnisolatedCommands
+    ? 'isolated where the runner allows, else run unisolated (allow-unisolated-commands: true)'
+    : 'isolated as a separate user, or not offered (allow-unisolated-commands: false)';
+  return [
+    'patchloop settings',
+    `  task: ${mode} on ${where}${who}${request ? `: “${request}”` : ''}`,
+    `  provider: ${inputs.provider} · model ${modelText} · ${endpoint}${fallback}`,
+    `  budgets: ${plural(inputs.maxTurns, 'turn')} · ${cost} · ${formatDuration(inputs.timeoutMinutes * 60_000)}`,
+    `  commands: ${tests} · bash ${inputs.allowBash ? 'on' : 'off'} · ${isolation}`,
+    `  network: command-network ${describeNetwork(inputs.commandNetwork)}`,
+    `  delivery: ${inputs.dryRun ? 'dry run (nothing pushed or posted)' : `branch prefix ${inputs.branchPrefix} · ${inputs.openPr ? (inputs.draftPr ? 'draft PR' : 'PR') : 'no PR'}`}${inputs.stage !== 'all' ? ` · stage ${inputs.stage}` : ''}`,
+  ];
+}
+
+/** Writes the settings block (see settingsLines) to the job's log. */
+export function logSettings(
+  inputs: ActionInputs,
+  task: Task,
+  options: { env?: NodeJS.ProcessEnv; redact?: (text: string) => string; sink?: ActionsLogSink } = {},
+): void {
+  const redact = options.redact ?? ((t: string) => t);
+  const sink = options.sink ?? RUNNER_LOG;
+  for (const line of settingsLines(inputs, task, options.env))
+    sink.write(neutralizeCommands(redact(plain(line))));
+}
+
+/** A URL's host only: a base URL may carry a user name, a password or a key in its query. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host || 'an unparsable URL';
+  } catch {
+    return 'an unparsable URL';
+  }
 }

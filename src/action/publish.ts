@@ -26,6 +26,7 @@ import { setRunOutputs, type RunOutputs } from './outputs.js';
 import type { FinishInput, RunState } from './state.js';
 import { stageAgentArtifact } from './stage-agent.js';
 import { timed } from './timings.js';
+import { summaryContext } from './summary-context.js';
 
 /** The transcript upload's deadline outside a cancel (a cancelled run's is its grace period). */
 const UPLOAD_TIMEOUT_MS = 90_000;
@@ -123,6 +124,7 @@ function summaryInput(s: RunState, o: FinishInput): RunSummaryInput {
     ...(s.reviewUrl ? { reviewUrl: s.reviewUrl } : {}),
     notices: [...s.notices, ...(s.inputs.dryRun ? ['Dry run: nothing was pushed or posted.'] : [])],
     commandNetwork: commandNetworkLine(s),
+    ...summaryContext(s, r),
   };
 }
 

@@ -108,6 +108,7 @@ export async function reviewPhase(
       moved: reviewPlan.moved.length + (posted.refused ? reviewPlan.inline.length : 0),
       repeated: reviewPlan.repeated.length,
       resolved: posted.replies,
+      threadsResolved: posted.threadsResolved,
     });
     if (posted.refused)
       s.notice(

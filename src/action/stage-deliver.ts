@@ -10,12 +10,14 @@ import { commentBody, readSessionMarker, TrackingComment, type SessionMarker } f
 import {
   BUNDLE_FILE,
   bundleDigest,
+  checkBaseOnBranch,
   checkCommits,
   checkProvenance,
   DELIVERY_ARTIFACT_PREFIX,
   DeliveryCheckError,
   MANIFEST_FILE,
   parseManifest,
+  type BaseCandidate,
   type DeliveryManifest,
 } from '../github/delivery-artifact.js';
 import { headRefusal, pushAndPropose, type Delivery, type WorkPlan } from '../github/delivery.js';
@@ -96,6 +98,7 @@ async function apply(s: RunState, m: DeliveryManifest): Promise<number> {
       call: { cwd: repo.dir, env: { GIT_DIR: repo.privateGitDir!, GIT_WORK_TREE: repo.dir } },
     };
     await checkBundle(s, repo, g, m);
+    await checkBase(s, m);
     await fetchBundle(
       g,
       bundlePath(s),
@@ -179,6 +182,38 @@ async function checkBundle(s: RunState, repo: GitRepo, g: GitAt, m: DeliveryMani
   await verifyBundle(g, bundlePath(s)).catch((err: Error) => {
     throw new DeliveryCheckError('bundle verify', err.message);
   });
+}
+
+/**
+ * The recorded base is a commit the run could have started from (checkBaseOnBranch): the branch a
+ * PR would merge into, the branch the commits go to (a follow-up continues an existing branch; a
+ * PR's own head branch), and what the deliver job learns from GitHub itself, not from the
+ * artifact: the PR's head for a run about a pull request (a fork's head is on no branch of
+ * origin), the failed commit for a run about a failed workflow run.
+ */
+async function checkBase(s: RunState, m: DeliveryManifest): Promise<void> {
+  const candidates: BaseCandidate[] = [
+    { what: `\`${m.prBase}\` (the branch a pull request would merge into)`, branch: m.prBase },
+  ];
+  if (m.branch !== m.prBase)
+    candidates.push({ what: `\`${m.branch}\` (the branch the commits go to)`, branch: m.branch });
+  if (s.task.isPullRequest) {
+    const pr = await s.contextReady.then(
+      (c) => c.pr,
+      () => undefined,
+    );
+    if (pr?.headSha) candidates.push({ what: `the head of pull request #${s.task.number}`, sha: pr.headSha });
+  }
+  const run = s.task.workflowRun;
+  if (run?.headSha)
+    candidates.push({ what: `the commit workflow run ${run.id} failed on`, sha: run.headSha });
+  const on = await checkBaseOnBranch(
+    s.github,
+    { owner: s.task.owner, repo: s.task.repo },
+    m.baseCommit,
+    candidates,
+  );
+  core.info(`patchloop: the recorded base ${m.baseCommit.slice(0, 12)} is on ${on}.`);
 }
 
 /** The branch is one patchloop may push: the PR's own head under today's rules, or a prefixed branch that is neither default nor protected. */

@@ -33,6 +33,7 @@ import { untilAborted } from './ending.js';
 import { loadOutputSchema } from './output-schema.js';
 import { setRunOutputs } from './outputs.js';
 import { readRunnerEnv } from './runner-env.js';
+import { logSettings } from './log.js';
 import { mark, RunState } from './state.js';
 
 /** The run goes on with `state`, or has ended with exit code `code` (skipped, unauthorized, bad input). */
@@ -83,6 +84,8 @@ export async function startUp(
     return { code: 0 };
   }
   const task = decision.task;
+  // What this run was asked and runs with, at the top of the log (the deliver stage runs no agent).
+  if (inputs.stage !== 'deliver') logSettings(inputs, task, { env, redact });
   const github = createGitHubClient({
     token: inputs.githubToken,
     baseUrl: runner.apiUrl,

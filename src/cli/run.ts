@@ -381,6 +381,7 @@ export const runCommand: CliCommand = async (argv, io) => {
       redact,
       branch: flags.branch,
       continueOn,
+      budgets: { maxTurns, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}), timeoutMinutes },
       ...(sandbox.kind === 'isolated'
         ? { commandNetwork: () => networkSummaryLine(sandbox.network.policy, sandbox.network.refused()) }
         : {}),
@@ -459,6 +460,8 @@ interface Finish {
   commit: boolean;
   /** the command network line of the summary (policy and refused hosts), read when it is written */
   commandNetwork?: () => string;
+  /** the run's budgets, for the summary's next step (which flag to raise) */
+  budgets?: { maxTurns: number; maxCostUsd?: number; timeoutMinutes: number };
 }
 
 /** Commits the work, writes the summary line, prints the summary; returns the exit status. */
@@ -474,6 +477,7 @@ async function finish({
   continueOn,
   commit: commitAny,
   commandNetwork,
+  budgets,
 }: Finish): Promise<number> {
   let commit: LocalCommit | undefined;
   let commitError: string | undefined;
@@ -515,6 +519,12 @@ async function finish({
       ...(result.finalText ? { finalMessage: result.finalText } : {}),
       notices: [model.scripted, commit?.leftOut].filter((n): n is string => !!n),
       ...(commandNetwork ? { commandNetwork: commandNetwork() } : {}),
+      next: {
+        surface: 'cli',
+        transcriptPath: transcript.path,
+        ...(result.budget ? { budget: result.budget } : {}),
+        ...budgets,
+      },
     },
     { redact },
   );

@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../agent/index.js';
 import type { ToolCall } from '../protocol/types.js';
 import { textOf } from '../protocol/types.js';
-import { errorGist } from '../report/format.js';
+import { errorGist, formatDuration } from '../report/format.js';
 import { terminalWidth } from './io.js';
 
 // The live timeline of `patchloop run` on stderr: one line per tool call and notable event; on a
@@ -113,11 +113,11 @@ export function createTimeline(out: TimelineOutput, options: TimelineOptions = {
           setStatus(next ? label(next) : undefined);
           const mark = e.result.isError ? '✗' : '✓';
           const why = e.result.isError ? `: ${errorLine(textOf(e.result.content), 200)}` : '';
-          line(`  ${mark} ${label(e.call)} (${formatMs(e.durationMs)})${why}`);
+          line(`  ${mark} ${label(e.call)} (${formatDuration(e.durationMs)})${why}`);
           break;
         }
         case 'retry':
-          line(`  ↻ retry ${e.attempt} in ${formatMs(e.delayMs)}: ${firstLine(e.message, 120)}`);
+          line(`  ↻ retry ${e.attempt} in ${formatDuration(e.delayMs)}: ${firstLine(e.message, 120)}`);
           break;
         case 'fallback':
           line(`  ⇢ fallback ${clean(e.from)} → ${clean(e.to)}: ${firstLine(e.reason, 120)}`);
@@ -175,10 +175,6 @@ function errorLine(text: string, max: number): string {
   // eslint-disable-next-line no-control-regex -- colour codes of a test runner are not part of the reason
   const plain = text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '');
   return clean(errorGist(plain, max)).replace(/\s+/g, ' ');
-}
-
-function formatMs(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /** Removes control characters, so text from the model cannot move the cursor or recolour the terminal. */

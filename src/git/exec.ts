@@ -23,6 +23,11 @@ export const SAFE_CONFIG: readonly string[] = [
   'core.hooksPath=/dev/null',
   'core.fsmonitor=false',
   'core.untrackedCache=false',
+  // The sandbox's access walk changes every path's ctime (an ACL or group is a change of the
+  // inode): trusting ctime, git would re-read every tracked file of the checkout on the run's
+  // first status (4.1 s instead of 0.8 s at 100k files). Size, mtime and inode still count, and
+  // staging checks each path it takes on its own (src/git/stage.ts).
+  'core.trustctime=false',
   'core.attributesFile=/dev/null',
   'core.quotePath=false',
   'core.pager=cat',

@@ -13,6 +13,7 @@ import {
 } from '../git/bundle.js';
 import { protectedMatcher } from '../git/stage.js';
 import { jobKey, type ArtifactEnvironment } from './artifact.js';
+import { apiMessageOf, describeGitHubError, statusOf, type GitHubClient } from './octokit.js';
 
 export const DELIVERY_ARTIFACT_PREFIX = 'patchloop-delivery';
 export const MANIFEST_FILE = 'manifest.json';
@@ -146,6 +147,91 @@ export function checkProvenance(
       'same run',
       `the manifest names run ${m.runId}, not this run ${env.GITHUB_RUN_ID}`,
     );
+}
+
+/** A commit the recorded base may be (or be an ancestor of): a branch of origin by name, or a commit by id. */
+export interface BaseCandidate {
+  /** what it is, for the message: "`main` (the branch the PR would merge into)" */
+  what: string;
+  /** a branch of origin, resolved to its tip through the API now */
+  branch?: string;
+  /** a commit id the deliver job knows from GitHub itself (the PR's head, a failed run's commit) */
+  sha?: string;
+}
+
+/**
+ * The recorded base must be a commit the run could have started from: equal to or an ancestor of
+ * one of `candidates`. GitHub serves any commit of the repository's network by its id (a fork's
+ * commits included), so a base that origin merely *has* proves nothing; a compromised agent job
+ * could name one that carries a workflow, and only the commits after it are checked. Each branch
+ * is resolved to its tip (`GET /branches/{branch}`, so a manifest cannot name `owner:branch` of a
+ * fork or a tag), then `GET /compare/{base}...{tip}` says `ahead` or `identical` exactly when the
+ * base is reachable from the tip. Returns the candidate that holds the base; otherwise throws
+ * DeliveryCheckError('base on a branch') naming the base and every candidate tried. Fails closed:
+ * an API error counts as "not shown to hold it", and its message (with the permission to add on
+ * 403/404) is in the refusal.
+ *
+ * Why the API and not git: the deliver job's checkout is usually one commit deep (actions/checkout's
+ * default), so `git merge-base --is-ancestor` there would answer "no" at the shallow boundary, and
+ * deepening it costs a fetch of history of unbounded size; a fork PR's head is on no branch the
+ * checkout fetches; and the checkout's remote-tracking refs are only as fresh as its fetch, while
+ * the API answers from origin as it is at delivery. A local check would be better only on a full
+ * clone fetched at delivery time, which the deliver job cannot assume.
+ */
+export async function checkBaseOnBranch(
+  github: GitHubClient,
+  where: { owner: string; repo: string },
+  base: string,
+  candidates: readonly BaseCandidate[],
+): Promise<string> {
+  const tried: string[] = [];
+  let accepted: string | undefined;
+  for (const c of candidates) {
+    let sha = c.sha;
+    if (c.branch !== undefined) {
+      try {
+        sha = (await github.rest.repos.getBranch({ ...where, branch: c.branch })).data.commit.sha;
+      } catch (err) {
+        tried.push(
+          statusOf(err) === 404
+            ? `${c.what}: no such branch on origin`
+            : `${c.what}: ${describeGitHubError(err, 'read-contents', `Reading the branch ${c.branch}`)}`,
+        );
+        continue;
+      }
+    }
+    if (!sha) continue;
+    if (sha === base) {
+      accepted = c.what;
+      break;
+    }
+    try {
+      const { data } = await github.rest.repos.compareCommitsWithBasehead({
+        ...where,
+        basehead: `${base}...${sha}`,
+        per_page: 1,
+      });
+      if (data.status === 'ahead' || data.status === 'identical') {
+        accepted = c.what;
+        break;
+      }
+      tried.push(
+        `${c.what} at ${sha.slice(0, 12)}: ${data.status} (the base is not an ancestor; merge base ${data.merge_base_commit.sha.slice(0, 12)})`,
+      );
+    } catch (err) {
+      tried.push(
+        statusOf(err) === 404
+          ? `${c.what} at ${sha.slice(0, 12)}: GitHub answered 404 (${apiMessageOf(err)}): no history in common, a commit GitHub does not know, or a token without \`contents: read\``
+          : `${c.what} at ${sha.slice(0, 12)}: ${describeGitHubError(err, 'read-contents', 'Comparing the commits')}`,
+      );
+    }
+  }
+  if (!accepted)
+    throw new DeliveryCheckError(
+      'base on a branch',
+      `the recorded base ${base} is not a commit this run could have started from: it is neither equal to nor an ancestor of ${tried.length ? tried.join('; ') : 'any branch (none to try)'}`,
+    );
+  return accepted;
 }
 
 export function bundleDigest(bytes: Buffer): string {

@@ -6,6 +6,7 @@
 import type { DraftComment } from '../tools/add-review-comment.js';
 import { describeGitHubError, type GitHubClient } from './octokit.js';
 import { REVIEW_COMMENT_MARKER, type ReviewThread } from './review-context.js';
+import { resolveThreads } from './review-threads.js';
 import { TRACKING_MARKER } from './trigger.js';
 
 /** Marks patchloop's reply to a thread of its own that no longer applies (so it answers once). */
@@ -131,11 +132,13 @@ export interface PostedReview {
   /** inline comments GitHub refused, now in the body */
   refused?: string;
   replies: number;
-  /** replies that could not be posted (the review itself was) */
+  /** of the answered threads, those now marked resolved (GraphQL) */
+  threadsResolved: number;
+  /** replies or resolutions that could not be done (the review itself was posted) */
   notices: string[];
 }
 
-/** Posts the review (once more, without inline comments, on a 422), then the resolved replies. */
+/** Posts the review (once more, without inline comments, on a 422), then answers and resolves the outdated threads. */
 export async function postReview(o: PostReviewInput): Promise<PostedReview> {
   const { github, owner, repo, number } = o;
   const send = (plan: ReviewPlan, refused?: string) =>
@@ -175,6 +178,7 @@ export async function postReview(o: PostReviewInput): Promise<PostedReview> {
   }
   const notices: string[] = [];
   let replies = 0;
+  const answered: number[] = [];
   for (const t of o.plan.resolved) {
     try {
       // Replies go through POST …/pulls/{n}/comments with in_reply_to: GitHub's description marks
@@ -187,15 +191,20 @@ export async function postReview(o: PostReviewInput): Promise<PostedReview> {
         body: `Resolved: the lines this was about have changed since, so it no longer applies.\n\n${TRACKING_MARKER}${REVIEW_COMMENT_MARKER}${RESOLVED_MARKER}`,
       } as Parameters<typeof github.rest.pulls.createReviewComment>[0]);
       replies++;
+      answered.push(t.id);
     } catch (err) {
       notices.push(describeGitHubError(err, 'create-pull', `Answering the outdated thread ${t.id}`));
     }
   }
+  // a thread is marked resolved only once its answer says why
+  const threads = await resolveThreads(github, { owner, repo, number }, answered);
+  notices.push(...threads.notices);
   return {
     id: posted.data.id,
     url: posted.data.html_url,
     ...(refused ? { refused } : {}),
     replies,
+    threadsResolved: threads.resolved,
     notices,
   };
 }

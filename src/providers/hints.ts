@@ -35,17 +35,26 @@ export function hintFor(failure: AttemptFailure, h: FailureHints): string | unde
   if (cloud !== null) return cloud;
   const base = h.baseUrl ? `the base URL ${h.baseUrl}` : `the ${h.provider} SDK's default URL`;
   const baseVars = h.baseUrlVars.join(' / ');
+  const keyVars = h.keyVars.join(' / ');
+  // On GitHub a value is an input of the patchloop step (a key comes from a repository secret);
+  // in the CLI it is a flag or an exported variable. Each surface is told in its own words.
+  const cli = h.surface === 'cli';
   if (failure.refused) {
-    return `Check ${base}: set it with the base-url input (--base-url) or ${baseVars}.`;
+    return cli
+      ? `Check ${base}: set it with --base-url or ${baseVars}.`
+      : `Check ${base}: set it with the base-url input of the patchloop step, or ${baseVars} in the workflow's env.`;
   }
   if (failure.kind === 'auth') {
-    return `Check the API key: the api-key input (--api-key) or ${h.keyVars.join(' / ')}; it must be a ${h.provider} key valid for ${base}.`;
+    const what = `${/^[aeiou]/i.test(h.provider) ? 'an' : 'a'} ${h.provider} key valid for ${base}`;
+    return cli
+      ? `Check the API key: --api-key or ${keyVars}; it must be ${what}.`
+      : `Check the API key: the repository secret given as the api-key input (or ${keyVars} in the workflow's env) must be ${what}; a secret is updated under Settings, Secrets and variables, Actions.`;
   }
   if (failure.status === 404 || UNKNOWN_MODEL.test(failure.message)) {
     const fallback = h.defaultModel ? `; the ${h.provider} default is ${h.defaultModel}` : '';
     const path =
       h.provider === 'openai-compatible' ? `, and that ${base} is the server's API root (with /v1)` : '';
-    return `Check the model id "${h.model}" (the model input, --model)${fallback}${path}.`;
+    return `Check the model id "${h.model}" (${cli ? '--model' : 'the model input of the patchloop step'})${fallback}${path}.`;
   }
   return undefined;
 }

@@ -91,10 +91,14 @@ export function createProvider(config: ProviderConfig): Provider {
     throw new Error(`Unknown provider "${name}". Use one of: ${PROVIDER_NAMES.join(', ')}.`);
   }
   const vars = PROVIDER_ENV[name];
-  const model = config.model?.trim() || DEFAULT_MODELS[name];
-  if (!model) throw new Error(`The ${name} provider needs a model: set the model input (--model).`);
-  const baseUrl = config.baseUrl?.trim() || firstSet(env, vars.baseUrl);
   const surface = config.surface ?? 'action';
+  const cli = surface === 'cli';
+  const model = config.model?.trim() || DEFAULT_MODELS[name];
+  if (!model)
+    throw new Error(
+      `The ${name} provider needs a model: ${cli ? 'pass --model' : 'set the model input of the patchloop step'}.`,
+    );
+  const baseUrl = config.baseUrl?.trim() || firstSet(env, vars.baseUrl);
   const defaultModel = DEFAULT_MODELS[name];
   const hints: FailureHints = {
     provider: name,
@@ -108,7 +112,7 @@ export function createProvider(config: ProviderConfig): Provider {
   if (isCloudProvider(name)) return createCloudProvider(name, model, config, env, baseUrl, hints);
   if (name === 'openai-compatible' && !baseUrl) {
     throw new Error(
-      `The openai-compatible provider needs the server's URL: set the base-url input (--base-url) or ${vars.baseUrl.join(' / ')}, including /v1.`,
+      `The openai-compatible provider needs the server's URL, including /v1: ${cli ? `pass --base-url or export ${vars.baseUrl.join(' / ')}` : `set the base-url input of the patchloop step, or ${vars.baseUrl.join(' / ')} in the workflow's env`}.`,
     );
   }
   let apiKey = config.apiKey?.trim() || firstSet(env, vars.key);
@@ -117,7 +121,9 @@ export function createProvider(config: ProviderConfig): Provider {
     if (name === 'openai-compatible') apiKey = 'none';
     else
       throw new Error(
-        `No API key for the ${name} provider: set the api-key input (--api-key) or the ${vars.key.join(' or ')} environment variable.`,
+        cli
+          ? `No API key for the ${name} provider: pass --api-key or export ${vars.key.join(' or ')}.`
+          : `No API key for the ${name} provider: add the key as a repository secret (Settings, Secrets and variables, Actions) and give it as the api-key input (api-key: \${{ secrets.${vars.key[0]} }}), or set ${vars.key.join(' or ')} in the workflow's env.`,
       );
   }
   const common = {

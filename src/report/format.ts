@@ -1,7 +1,20 @@
 // Small formatting rules shared by the summary, the terminal timeline and the HTML page, so the
 // same figure reads the same everywhere.
 
-/** Tokens as a plain integer: no separators, no "1.2k". */
+/**
+ * A count as an integer with thousands separators ("12,345"): the one number style of the
+ * comment, the Actions log, the CLI and the HTML page. Never abbreviated ("12.3k").
+ */
+export function formatCount(n: number | undefined): string {
+  if (n === undefined || !Number.isFinite(n)) return '0';
+  const digits = String(Math.abs(Math.round(n))).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return n < 0 && Math.round(n) !== 0 ? `-${digits}` : digits;
+}
+
+/**
+ * Tokens: plain integers ("13900"), the way the external contract gives them in the summary and
+ * the outputs, here and on every other surface alike; never "1.2k". Other counts have separators.
+ */
 export function formatTokens(n: number | undefined): string {
   if (n === undefined || !Number.isFinite(n)) return '0';
   return String(Math.round(n));
@@ -12,19 +25,29 @@ export function formatCost(usd: number | undefined): string | undefined {
   if (usd === undefined || !Number.isFinite(usd)) return undefined;
   if (usd === 0) return '$0.00';
   if (usd < 0.0001) return '<$0.0001';
-  return `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
+  if (usd < 1) return `$${usd.toFixed(4)}`;
+  const [whole, cents] = usd.toFixed(2).split('.');
+  return `$${formatCount(Number(whole))}.${cents}`;
 }
 
+/**
+ * A duration in the one style of every surface: "350 ms", "4.2 s", "2 min 5 s", "1 h 2 min 5 s",
+ * "30 min".
+ * A number and its unit are always apart, as in the tools' own "Exit code 1 (2.0 s)".
+ */
 export function formatDuration(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms) || ms < 0) return '?';
   if (ms < 1000) return `${Math.round(ms)} ms`;
   const totalSeconds = ms / 1000;
-  if (totalSeconds < 60) return `${totalSeconds.toFixed(1)}s`;
+  // 59.96 s would read "60.0 s": from there on, whole seconds.
+  if (totalSeconds < 59.95) return `${totalSeconds.toFixed(1)} s`;
   const s = Math.round(totalSeconds);
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const rest = s % 60;
-  return h > 0 ? `${h}h ${m}m ${rest}s` : `${m}m ${rest}s`;
+  // Zero parts are left out after the first: "30 min", "1 h 5 s".
+  const parts = [h > 0 ? `${formatCount(h)} h` : '', m > 0 ? `${m} min` : '', rest > 0 ? `${rest} s` : ''];
+  return parts.filter(Boolean).join(' ');
 }
 
 /** Cuts text to at most `max` characters, marking the cut with an ellipsis. */
@@ -74,7 +97,7 @@ export function safeJson(value: unknown, indent?: number): string {
 }
 
 export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`;
+  return `${formatCount(n)} ${n === 1 ? word : many}`;
 }
 
 // The first line of a command's result says how it ended (see src/tools/command-output.ts).

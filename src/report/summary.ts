@@ -4,6 +4,7 @@ import {
   cut,
   errorGist,
   formatCost,
+  formatCount,
   formatDuration,
   formatTokens,
   headWithin,
@@ -16,6 +17,7 @@ import {
 import { neutralizeHiddenMarkup } from './hidden-markup.js';
 import { neutralizeMentions } from './mentions.js';
 import { contentText } from './normalize.js';
+import { nextStep, type NextStepContext } from './summary-next.js';
 
 export { neutralizeMentions };
 
@@ -78,6 +80,10 @@ export interface RunSummaryInput {
   structuredOutput?: string;
   /** The pull-request review a review run posted. */
   reviewUrl?: string;
+  /** What was asked (the comment, the issue body, the prompt), quoted under the headline. */
+  request?: string;
+  /** For a non-success run: what the next step is, said for the surface the summary shows on. */
+  next?: NextStepContext;
 }
 
 export interface SummaryMarkdownOptions {
@@ -94,6 +100,8 @@ export interface SummaryMarkdownOptions {
   redact?: (text: string) => string;
 }
 
+export type { NextStepContext } from './summary-next.js';
+
 export const COMMENT_MAX_CHARS = 65_536;
 /** The step summary's limit is 1 MiB (1,048,576 bytes); stay a little under it. */
 export const STEP_SUMMARY_MAX_BYTES = 1_000_000;
@@ -101,14 +109,20 @@ export const STEP_SUMMARY_MAX_BYTES = 1_000_000;
 export const STEP_SUMMARY_MAX_CHARS = STEP_SUMMARY_MAX_BYTES;
 
 const HEADLINES: Record<string, string> = {
-  success: '✅ patchloop: success',
-  'no-changes': '➖ patchloop: no changes',
-  failure: '❌ patchloop: failure',
-  cancelled: '⏹️ patchloop: cancelled',
-  skipped: '⏭️ patchloop: skipped',
-  unauthorized: '🚫 patchloop: unauthorized',
-  'budget-exceeded': '⚠️ patchloop: budget exceeded',
+  success: '✅ **patchloop: success**',
+  'no-changes': '➖ **patchloop: no changes**',
+  failure: '❌ **patchloop: failure**',
+  cancelled: '⏹️ **patchloop: cancelled**',
+  skipped: '⏭️ **patchloop: skipped**',
+  unauthorized: '🚫 **patchloop: unauthorized**',
+  'budget-exceeded': '⚠️ **patchloop: budget exceeded**',
 };
+
+/** Outcomes whose final text is the model's answer; after any other the text is unfinished. */
+const FINISHED: ReadonlySet<string> = new Set(['success', 'no-changes']);
+
+/** The request quoted under the headline is cut here: the issue body of a label trigger can be long. */
+const REQUEST_CHARS = 1500;
 
 const OUTPUT_CHARS = 120;
 const ERROR_CHARS = 200;
@@ -223,6 +237,7 @@ function mapText(input: RunSummaryInput, c: (s: string) => string): RunSummaryIn
     commandNetwork: r(input.commandNetwork),
     structuredOutput: r(input.structuredOutput),
     reviewUrl: r(input.reviewUrl),
+    request: r(input.request),
   };
 }
 
@@ -272,23 +287,75 @@ function requesterMarkdown(login: string, serverUrl: string | undefined): string
 
 // ── Sections ─────────────────────────────────────────────────────────────────────────────────
 
-function headMarkdown(s: RunSummaryInput, links: Links): string {
-  const headline = Object.hasOwn(HEADLINES, s.conclusion)
-    ? HEADLINES[s.conclusion]
-    : `patchloop: ${cell(s.conclusion)}`;
-  const lines: string[] = [`### ${headline}`, ''];
+/**
+ * The first line: outcome, where the work is (PR, branch or compare link), duration, cost and the
+ * workflow run. Always a single line, so on a phone the answer follows right under it.
+ */
+function headlineMarkdown(s: RunSummaryInput, links: Links): string {
+  const parts: string[] = [
+    Object.hasOwn(HEADLINES, s.conclusion)
+      ? HEADLINES[s.conclusion]!
+      : `**patchloop: ${cell(s.conclusion)}**`,
+  ];
+  if (s.conclusion === 'budget-exceeded' && s.next?.budget) parts[0] += ` (${s.next.budget})`;
+  if (s.prUrl)
+    parts.push(
+      `[PR ${s.prNumber !== undefined ? `#${s.prNumber}` : ''}](${href(s.prUrl)})`.replace(' ]', ']'),
+    );
+  else if (s.reviewUrl && /^https?:\/\//.test(s.reviewUrl)) parts.push(`[review](${href(s.reviewUrl)})`);
+  if (!s.prUrl && s.branch)
+    parts.push(`branch ${link(code(s.branch), links.branch)}${s.pushed ? '' : ' (not pushed)'}`);
+  if (!s.prUrl && s.compareUrl) parts.push(`[create a pull request](${href(s.compareUrl)})`);
+  if (s.durationMs !== undefined) parts.push(formatDuration(s.durationMs));
+  const cost = formatCost(s.usage.costUsd);
+  parts.push(cost ? `${cost} (estimated)` : 'cost unknown');
+  if (s.runUrl && /^https?:\/\//.test(s.runUrl)) parts.push(`[workflow run](${href(s.runUrl)})`);
+  return parts.join(' · ');
+}
+
+/** The error, the one next step, and the notes: right under the headline, before the request. */
+function statusMarkdown(s: RunSummaryInput): string {
+  const lines: string[] = [];
   if (s.error) lines.push(`> **Error:** ${cut(oneLine(s.error), 2000)}`, '');
+  const next = nextOf(s);
+  if (next) lines.push(`**What next:** ${next}`, '');
   for (const n of s.notices ?? []) lines.push(`> **Note:** ${cut(oneLine(n), 2000)}`, '');
+  return lines.join('\n').trimEnd();
+}
+
+/** The next step of a run that did not succeed; "before work" when the model produced nothing. */
+function nextOf(s: RunSummaryInput): string | undefined {
+  if (s.conclusion === 'success' || !s.next) return undefined;
+  return nextStep(s.conclusion, { beforeWork: s.usage.outputTokens === 0, ...s.next });
+}
+
+/** The request, quoted, with who asked. */
+function requestMarkdown(s: RunSummaryInput, text: string, kept: string): string {
+  if (!text) return '';
+  const body = kept.length < text.length ? `${kept.trimEnd()} …` : text;
+  const who = s.requester ? `${requesterMarkdown(s.requester, s.serverUrl)} asked` : 'The request';
+  return `**${who}:**\n\n${quote(body)}`;
+}
+
+function quote(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l ? `> ${l}` : '>'))
+    .join('\n');
+}
+
+/** The run's figures, inside the collapsed details: a list, never a table (no bold header row). */
+function factsMarkdown(s: RunSummaryInput, links: Links): string {
   const rows: [string, string][] = [];
-  if (s.requester) rows.push(['Requested by', requesterMarkdown(s.requester, s.serverUrl)]);
-  rows.push(['Model', s.models.length ? s.models.map((m) => cell(code(m))).join(', ') : '(none)']);
-  rows.push(['Turns', String(s.turns)]);
+  rows.push(['Model', s.models.length ? s.models.map((m) => code(m)).join(', ') : '(none)']);
+  rows.push(['Turns', formatCount(s.turns)]);
   if (s.durationMs !== undefined) rows.push(['Duration', formatDuration(s.durationMs)]);
   rows.push(['Tokens', tokensLine(s.usage)]);
   const cost = formatCost(s.usage.costUsd);
   rows.push(['Cost', cost ? `${cost} (estimated)` : 'unknown (no price for this model)']);
-  if (s.branch) rows.push(['Branch', link(cell(code(s.branch)), links.branch)]);
-  if (s.commitSha) rows.push(['Commit', link(cell(code(s.commitSha.slice(0, 12))), links.commit)]);
+  if (s.requester) rows.push(['Requested by', requesterMarkdown(s.requester, s.serverUrl)]);
+  if (s.branch) rows.push(['Branch', link(code(s.branch), links.branch)]);
+  if (s.commitSha) rows.push(['Commit', link(code(s.commitSha.slice(0, 12)), links.commit)]);
   if (s.prUrl)
     rows.push([
       'Pull request',
@@ -298,11 +365,19 @@ function headMarkdown(s: RunSummaryInput, links: Links): string {
   if (s.commandNetwork) rows.push(['Command network', cell(s.commandNetwork.replace(/\*/g, '\\*'))]);
   if (s.reviewUrl && /^https?:\/\//.test(s.reviewUrl))
     rows.push(['Review', `[posted](${href(s.reviewUrl)})`]);
-  // The first row is the table's header: a header of empty cells shows as an empty strip.
-  const [first, ...rest] = rows;
-  lines.push(`| ${first![0]} | ${first![1]} |`, '|---|---|');
-  for (const [k, v] of rest) lines.push(`| ${k} | ${v} |`);
-  return lines.join('\n');
+  return rows.map(([k, v]) => `- ${k}: ${v}`).join('\n');
+}
+
+/** The collapsed details: the figures, then the tool log. */
+function detailsMarkdown(s: RunSummaryInput, facts: string, log: string): string {
+  const calls = s.toolLog.length;
+  const errors = s.toolLog.filter((e) => !e.ok).length;
+  const what = calls
+    ? `Details: model, tokens, tool log (${plural(calls, 'call')}, ${plural(errors, 'error')})`
+    : 'Details: model, tokens';
+  return [`<details><summary>${what}</summary>`, '', facts, ...(log ? ['', log] : []), '', '</details>'].join(
+    '\n',
+  );
 }
 
 function filesMarkdown(files: ChangedFile[], keep: number, links: Links): string {
@@ -318,16 +393,15 @@ function filesMarkdown(files: ChangedFile[], keep: number, links: Links): string
   return lines.join('\n');
 }
 
-function finalMarkdown(text: string, kept: string): string {
+function finalMarkdown(text: string, kept: string, conclusion: string): string {
   if (!text) return '';
   const body =
     kept.length < text.length ? `${kept.trimEnd()}\n\n… (cut; the full message is in the transcript)` : text;
   // Quoted, so an unclosed code fence in the message cannot swallow the rest of the summary.
-  const quoted = body
-    .split('\n')
-    .map((l) => (l ? `> ${l}` : '>'))
-    .join('\n');
-  return `**Final message**\n\n${quoted}`;
+  const label = FINISHED.has(conclusion)
+    ? '**Answer**'
+    : '**Last message before the run stopped** (unfinished: the model had not ended its work)';
+  return `${label}\n\n${quote(body)}`;
 }
 
 function answerMarkdown(text: string, kept: string): string {
@@ -365,9 +439,9 @@ function diffMarkdown(diff: string, kept: string, files: ChangedFile[]): string 
   ].join('\n');
 }
 
+/** The tool log as a code block (inside the details). */
 function logMarkdown(log: ToolLogEntry[], fitted: FittedLog): string {
   if (log.length === 0) return '';
-  const errors = log.filter((e) => !e.ok).length;
   const body =
     fitted.omitted > 0
       ? [
@@ -378,15 +452,7 @@ function logMarkdown(log: ToolLogEntry[], fitted: FittedLog): string {
       : fitted.head;
   const text = body.join('\n');
   const fence = fenceFor(text);
-  return [
-    `<details><summary>Tool log (${plural(log.length, 'call')}, ${plural(errors, 'error')})</summary>`,
-    '',
-    fence,
-    text,
-    fence,
-    '',
-    '</details>',
-  ].join('\n');
+  return [`Tool log (${plural(log.length, 'call')}):`, '', fence, text, fence].join('\n');
 }
 
 function footerMarkdown(s: RunSummaryInput): string {
@@ -395,7 +461,8 @@ function footerMarkdown(s: RunSummaryInput): string {
     const name = s.artifactName ? code(s.artifactName) : 'artifact';
     parts.push(`Full transcript: [${name}](${href(s.artifactUrl)}) (JSONL and HTML page)`);
   } else if (s.transcriptLocation) parts.push(`Full transcript: ${s.transcriptLocation}`);
-  if (s.runUrl) parts.push(`[Workflow run](${href(s.runUrl)})`);
+  // The workflow run is linked in the headline already.
+  if (s.runUrl && !/^https?:\/\//.test(s.runUrl)) parts.push(`Workflow run: ${s.runUrl}`);
   for (const r of s.related ?? []) {
     if (/^https?:\/\//.test(r.url))
       parts.push(`[${cell(r.label).replace(/[[\]]/g, '\\$&')}](${href(r.url)})`);
@@ -480,9 +547,12 @@ function fitText(text: string, budget: number, unit: SizeUnit, render: (kept: st
 }
 
 /**
- * The markdown summary, within `maxChars` characters (and `maxBytes` bytes). The head (outcome,
- * requester, model, tokens, cost, branch, commit, PR) is always kept; the changed files, the final
- * message, the diff and the tool log each get a share of the rest, so each survives the others.
+ * The markdown summary, within `maxChars` characters (and `maxBytes` bytes). It leads with the
+ * answer: one headline line (outcome, PR or branch, duration, cost, the run), the error and the
+ * next step, the request quoted, the model's answer; then the changed files; then the details
+ * (model, tokens, tool log) collapsed. The headline, status and figures are always kept; the
+ * request, the answer, the files, the diff and the tool log each get a share of the rest, so each
+ * survives the others.
  */
 export function renderSummaryMarkdown(input: RunSummaryInput, options: SummaryMarkdownOptions = {}): string {
   const maxChars = options.maxChars ?? COMMENT_MAX_CHARS;
@@ -494,28 +564,40 @@ export function renderSummaryMarkdown(input: RunSummaryInput, options: SummaryMa
   const s = cleaned(input, redact);
   const links = linksOf(s);
   const size = (t: string) => sizeOf(t, unit);
-
-  const head = headMarkdown(s, links);
+  // Always kept: the headline, the error, the next step and the notes, the figures, the footer.
+  const headline = headlineMarkdown(s, links);
+  const status = statusMarkdown(s);
+  const facts = factsMarkdown(s, links);
   const footer = footerMarkdown(s);
   const finalText = s.finalMessage?.trim() ?? '';
   const diffText = s.diff ?? '';
   const answerText = s.structuredOutput ?? '';
+  const requestText = cut(s.request?.trim() ?? '', REQUEST_CHARS);
   const allLog = s.toolLog.map(logLine);
+  const details = (log: string) => detailsMarkdown(s, facts, log);
 
   // Full sizes first; the joins between sections cost a few characters each.
   const full = {
     files: filesMarkdown(s.changedFiles, Math.min(s.changedFiles.length, 1000), links),
-    final: finalMarkdown(finalText, finalText),
+    final: finalMarkdown(finalText, finalText, s.conclusion),
     diff: diffMarkdown(diffText, diffText, s.changedFiles),
     log: logMarkdown(s.toolLog, fitLog(allLog, maxLines, Number.MAX_SAFE_INTEGER, unit)),
     answer: answerMarkdown(answerText, answerText),
+    request: requestMarkdown(s, requestText, requestText),
   };
-  const room = limit - size(head) - size(footer) - 20;
-  const [filesBudget, finalBudget, diffBudget, logBudget, answerBudget] = shareBudget(
+  const room = limit - size(headline) - size(status) - size(details('')) - size(footer) - 40;
+  const [filesBudget, finalBudget, diffBudget, logBudget, answerBudget, requestBudget] = shareBudget(
     room,
-    [size(full.files), size(full.final), size(full.diff), size(full.log), size(full.answer)],
-    [1, 3, 2, 3, 2],
-  ) as [number, number, number, number, number];
+    [
+      size(full.files),
+      size(full.final),
+      size(full.diff),
+      size(full.log),
+      size(full.answer),
+      size(full.request),
+    ],
+    [1, 3, 2, 3, 2, 1],
+  ) as [number, number, number, number, number, number];
 
   let files = full.files;
   if (size(files) > filesBudget) {
@@ -526,9 +608,10 @@ export function renderSummaryMarkdown(input: RunSummaryInput, options: SummaryMa
     }
     if (size(files) > filesBudget) files = '';
   }
-  const final = fitText(finalText, finalBudget, unit, (kept) => finalMarkdown(finalText, kept));
+  const final = fitText(finalText, finalBudget, unit, (kept) => finalMarkdown(finalText, kept, s.conclusion));
   const diff = fitText(diffText, diffBudget, unit, (kept) => diffMarkdown(diffText, kept, s.changedFiles));
   const answer = fitText(answerText, answerBudget, unit, (kept) => answerMarkdown(answerText, kept));
+  const request = fitText(requestText, requestBudget, unit, (kept) => requestMarkdown(s, requestText, kept));
   let log = full.log;
   if (size(log) > logBudget) {
     log = logMarkdown(s.toolLog, fitLog(allLog, maxLines, Math.max(0, logBudget - 300), unit));
@@ -537,7 +620,9 @@ export function renderSummaryMarkdown(input: RunSummaryInput, options: SummaryMa
     }
   }
 
-  let out = cleanText(redact)(join([head, answer, files, final, diff, log, footer]));
+  let out = cleanText(redact)(
+    join([headline, status, request, final, answer, files, diff, details(log), footer]),
+  );
   if (size(out) > limit || out.length > maxChars) {
     const bound = Math.min(limit, unit === 'chars' ? maxChars : limit) - 4;
     out = `${headWithin(out, bound, unit)}…\n`;
@@ -554,10 +639,12 @@ export function renderSummaryText(
   const s = options.redact ? mapText(input, options.redact) : input;
   const lines: string[] = [`Outcome: ${s.conclusion}`];
   if (s.error) lines.push(`Error: ${oneLine(s.error)}`);
+  const next = nextOf(s);
+  if (next) lines.push(`Next: ${next}`);
   for (const n of s.notices ?? []) lines.push(`Note: ${oneLine(n)}`);
   lines.push(`Model: ${s.models.join(', ') || '(none)'}`);
   lines.push(
-    `Turns: ${s.turns}${s.durationMs !== undefined ? `   Duration: ${formatDuration(s.durationMs)}` : ''}`,
+    `Turns: ${formatCount(s.turns)}${s.durationMs !== undefined ? `   Duration: ${formatDuration(s.durationMs)}` : ''}`,
   );
   lines.push(`Tokens: ${tokensLine(s.usage).replace(/ · /g, ', ')}`);
   lines.push(`Cost: ${formatCost(s.usage.costUsd) ?? 'unknown (no price for this model)'}`);
@@ -567,14 +654,14 @@ export function renderSummaryText(
   if (s.prUrl) lines.push(`Pull request: ${s.prUrl}`);
   else if (s.compareUrl) lines.push(`Compare: ${s.compareUrl}`);
   if (s.changedFiles.length > 0) {
-    lines.push(`Changed files (${s.changedFiles.length}):`);
+    lines.push(`Changed files (${formatCount(s.changedFiles.length)}):`);
     const width = Math.min(60, Math.max(...s.changedFiles.map((f) => f.path.length)));
     for (const f of s.changedFiles) {
       lines.push(`  ${f.path.padEnd(width)}  ${f.binary ? '(binary)' : `+${f.added} -${f.removed}`}`);
     }
   } else lines.push('Changed files: none');
   if (s.finalMessage?.trim()) {
-    lines.push('Final message:');
+    lines.push(FINISHED.has(s.conclusion) ? 'Final message:' : 'Last message (unfinished):');
     for (const l of s.finalMessage.trim().split('\n')) lines.push(`  ${l}`);
   }
   if (s.transcriptLocation) lines.push(`Transcript: ${s.transcriptLocation}`);

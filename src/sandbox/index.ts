@@ -11,17 +11,19 @@ import { SandboxSetupError } from './error.js';
 import {
   launch,
   namespaceOptions,
+  REFRESH_MARGIN_MS,
   SANDBOX_HOME,
   SCRATCH_DIRS,
   type LaunchBins,
   type LaunchPlan,
 } from './launch.js';
+import { findKeyringTools, probeKeyrings, type KeyringProgram, type KeyringTool } from './keyring.js';
 import { describeNetwork, networkNote, type CommandNetwork, type RefusedHost } from './network.js';
 import { startNetworkProxy, type NetworkProxy, type ProxyOptions } from './proxy.js';
 import { currentHardLimits, DEFAULT_COMMAND_LIMITS, type CommandLimits } from './limits.js';
 import { selfCheck } from './self-check.js';
 import { findSharedDirs } from './shared-dirs.js';
-import { asRoot, ensureUser, findRootAccess, firstLine, run, SANDBOX_USER, systemBin } from './user.js';
+import { asRoot, ensureUser, findRootAccess, firstLine, SANDBOX_USER, systemBin } from './user.js';
 
 // Commands the model chooses (run_tests, bash) run as a separate unprivileged user, each in a PID
 // and mount namespace of its own (launch.ts): another uid may not open /proc/<pid>/environ of
@@ -69,6 +71,8 @@ export interface SandboxOptions {
   weaken?: Defence[];
   /** Tests only: false skips the self-check (to show an attack with a defence left out). */
   selfCheck?: boolean;
+  /** Tests only: programs taken as not installed, to set the sandbox up as where they are missing. */
+  hideBins?: KeyringProgram[];
 }
 
 export type SandboxSetup =
@@ -105,7 +109,7 @@ function realDir(path: string): string | undefined {
   }
 }
 
-function resolveBins(): LaunchBins | string {
+function resolveBins(): Omit<LaunchBins, 'keyring'> | string {
   const names = [
     'unshare',
     'setpriv',
@@ -120,16 +124,34 @@ function resolveBins(): LaunchBins | string {
     'sh',
     'env',
     'kill',
-    'keyctl',
   ] as const;
   const bins: Partial<Record<(typeof names)[number], string>> = {};
   for (const name of names) {
     const bin = systemBin(name);
     if (!bin)
-      return `${name} is not installed (${name === 'find' ? 'findutils' : name === 'bash' || name === 'sh' ? 'a shell' : name === 'keyctl' ? 'keyutils: each command gets a keyring of its own with it' : 'util-linux / coreutils'})`;
+      return `${name} is not installed (${name === 'find' ? 'findutils' : name === 'bash' || name === 'sh' ? 'a shell' : 'util-linux / coreutils'})`;
     bins[name] = bin;
   }
-  return bins as LaunchBins;
+  return bins as Omit<LaunchBins, 'keyring'>;
+}
+
+/**
+ * The keyring tool commands get their keyring with, and whether the kernel gives keyrings at all;
+ * or why no tool can be used here. A perl of another architecture leaves the choice to keyctl.
+ */
+async function findKeyring(
+  sh: string,
+  hidden: readonly KeyringProgram[],
+): Promise<{ tool: KeyringTool; works: boolean } | string> {
+  const tools = findKeyringTools(hidden);
+  if (typeof tools === 'string') return tools;
+  let why = '';
+  for (const tool of tools) {
+    const r = await probeKeyrings(tool, sh);
+    if (r === 'works' || r === 'refused') return { tool, works: r === 'works' };
+    why = r;
+  }
+  return why;
 }
 
 async function retryOnce<T>(step: () => Promise<T>): Promise<T> {
@@ -217,45 +239,55 @@ function accountOf(machine: Machine, user: string): ReturnType<typeof ensureUser
  * PID and mount namespace. None of it touches the workspace, so the entry points start it early,
  * beside their git work, and createSandbox only waits for the answer. A string says why not.
  */
-export function probeMachine(user: string = SANDBOX_USER): Promise<Machine | string> {
-  let probe = probes.get(user);
+export function probeMachine(
+  user: string = SANDBOX_USER,
+  hideBins: readonly KeyringProgram[] = [],
+): Promise<Machine | string> {
+  const cacheKey = [user, ...[...hideBins].sort()].join('\0');
+  let probe = probes.get(cacheKey);
   if (!probe) {
     probe = (async () => {
       if (process.platform !== 'linux')
         return `commands cannot be isolated on ${process.platform}; only Linux is supported`;
       const root = await findRootAccess();
       if (typeof root === 'string') return `commands cannot run as another user: ${root}`;
-      const bins = resolveBins();
-      if (typeof bins === 'string') return `commands cannot be isolated: ${bins}`;
-      const [r, network] = await Promise.all([
-        asRoot(root, bins.unshare, [
+      const found = resolveBins();
+      if (typeof found === 'string') return `commands cannot be isolated: ${found}`;
+      const [r, network, keyring] = await Promise.all([
+        asRoot(root, found.unshare, [
           ...namespaceOptions(false),
           '--',
-          bins.mount,
+          found.mount,
           '-t',
           'tmpfs',
           'patchloop-probe',
           '/tmp',
         ]),
-        probeNetwork(root, bins),
+        probeNetwork(root, found),
+        findKeyring(found.sh, hideBins),
       ]);
       if (r.code !== 0)
         return `no PID and mount namespace for commands here (${firstLine(r.stderr) || `exit ${r.code}`})`;
-      const keys = await run(bins.keyctl, ['session', '-', bins.sh, '-c', 'exit 0']);
-      const machine: Machine = { root, bins, network, keyrings: keys.code === 0 };
+      // fail closed: without a program to give each command its keyring, no commands
+      if (typeof keyring === 'string') return `commands cannot be isolated: ${keyring}`;
+      const bins: LaunchBins = { ...found, keyring: keyring.tool };
+      const machine: Machine = { root, bins, network, keyrings: keyring.works };
       void accountOf(machine, user);
       return machine;
     })();
     // started early and maybe never awaited (a run that ends first): a failure must not go unhandled
     probe.catch(() => undefined);
-    probes.set(user, probe);
+    probes.set(cacheKey, probe);
   }
   return probe;
 }
 
 // The network namespace is asked for apart, with the launch's very options and its step that
 // brings the loopback up: a machine without it can still run commands with `command-network: all`.
-async function probeNetwork(root: Machine['root'], bins: LaunchBins): Promise<Machine['network']> {
+async function probeNetwork(
+  root: Machine['root'],
+  bins: Pick<LaunchBins, 'unshare'>,
+): Promise<Machine['network']> {
   const ip = systemBin('ip');
   if (!ip) return 'ip (iproute2) is not installed, so a command network namespace cannot get its loopback';
   const r = await asRoot(root, bins.unshare, [
@@ -319,7 +351,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
   if (workspace === '/' || workspace === '/tmp')
     throw new SandboxSetupError(`the workspace cannot be ${workspace} itself`);
 
-  const machine = await probeMachine(opts.user);
+  const machine = await probeMachine(opts.user, opts.hideBins);
   if (typeof machine === 'string') return unavailable(machine);
   const { root, bins } = machine;
   const policy: CommandNetwork = opts.network ?? { kind: 'none' };
@@ -426,13 +458,18 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     },
   };
   let access: WorkspaceAccess | undefined;
+  let opening: Promise<unknown> | undefined;
   const ready = (async () => {
     // after the caller has had its answer (the first model request goes out on it): the walk's
     // process start would otherwise stand in its way
     await new Promise((resolve) => setImmediate(resolve));
-    // the workspace is touched from here on only: after patchloop's own git work
-    const [opened, shared] = await Promise.all([
-      openWorkspace(root, account, workspace, method),
+    // the workspace is touched from here on only: after patchloop's own git work. Whatever else
+    // fails, what was opened is known to the clean-up (which waits for the opening to settle).
+    // group access: the first refresh looks into every folder changed since the opening began
+    if (plan.groupRefresh) plan.refreshSince = Date.now() - REFRESH_MARGIN_MS;
+    opening = openWorkspace(root, account, workspace, method).then((a) => (access = a));
+    const [, shared] = await Promise.all([
+      opening,
       weak.has('shared-dirs')
         ? { scratch: [], other: [] }
         : findSharedDirs(bins.find, [
@@ -443,7 +480,6 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
             ...readOnlyDirs,
           ]),
     ]);
-    access = opened;
     const apart = (d: string) => !isInside(workspace, d) && !isInside(d, workspace);
     plan.shared = shared.scratch.filter(apart);
     plan.sharedReadOnly = shared.other.filter(apart);
@@ -475,7 +511,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
           env,
           network: plan.network ? { proxy: net !== undefined } : undefined,
           // checked whatever the test switches say: without its defence, the set-up must fail
-          keyctl: machine.keyrings ? bins.keyctl : undefined,
+          keyring: machine.keyrings ? bins.keyring : undefined,
           ipcUts: true,
           shared: plan.shared,
           sharedReadOnly: plan.sharedReadOnly,
@@ -487,9 +523,14 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
   })();
   // A failed set-up takes back what it granted before it is reported (no dispose() needed).
   const settled = ready.catch(async (err: unknown) => {
-    await access?.revoke();
+    // an opening still under way (another step failed first) is waited for, then taken back; an
+    // opening that failed has taken back what it did itself
+    await opening?.catch(() => undefined);
+    const opened = access;
     access = undefined;
-    await closeProxy();
+    await Promise.all([opened?.revoke(), closeProxy()]).catch((e: unknown) => {
+      throw new SandboxSetupError(`${(err as Error).message}; and then: ${(e as Error).message}`);
+    });
     throw err;
   });
   // awaited by whoever runs commands; until then a failure must not count as unhandled
@@ -517,9 +558,14 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     ready: settled,
     // Outside the workspace the set-up changed nothing but the sandbox user's account (kept for
     // the next run); inside it, the access granted is taken back, once the set-up has settled.
+    // A revoke that could not put everything back rejects (the caller says so in its log).
     dispose: () =>
       (disposed ??= settled.then(
-        () => Promise.all([access?.revoke(), closeProxy()]).then(() => undefined),
+        () => {
+          const opened = access;
+          access = undefined;
+          return Promise.all([opened?.revoke(), closeProxy()]).then(() => undefined);
+        },
         () => undefined,
       )),
     network: {

@@ -14,6 +14,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { isInside } from '../tools/safe-fs.js';
 import { runCommand, type CommandSandbox } from '../tools/process.js';
 import { shellQuote } from '../tools/shell-words.js';
+import { keyLookup, plantKey, unlinkKey, type KeyringTool } from './keyring.js';
 import { SANDBOX_HOME, SCRATCH_DIRS } from './launch.js';
 import { systemBin } from './user.js';
 
@@ -28,8 +29,8 @@ export interface SelfCheckPlan {
   env: NodeJS.ProcessEnv;
   /** The command has a network namespace of its own; `proxy`: with the bridge to the proxy. */
   network?: { proxy: boolean };
-  /** keyctl, when each command must get a session keyring of its own; undefined when not. */
-  keyctl?: string;
+  /** Perl or keyctl, when each command must get a session keyring of its own; undefined when not. */
+  keyring?: KeyringTool;
   /** Commands have System V IPC and a host name of their own. */
   ipcUts?: boolean;
   /** World-writable scratch folders each command gets empty: nothing passes through them. */
@@ -78,7 +79,8 @@ export async function selfCheck(sandbox: CommandSandbox, plan: SelfCheckPlan): P
   const probeName = `.patchloop-probe-${tag}`;
   // patchloop's own traces the probe must not find: a key in its session keyring, a message
   // queue, a file in each world-writable scratch folder
-  const key = plan.keyctl ? plantKey(plan.keyctl, `patchloop-probe-${tag}`, secret) : undefined;
+  const keyName = `patchloop-probe-${tag}`;
+  const key = plan.keyring ? plantKey(plan.keyring, keyName, secret) : undefined;
   const queue = plan.ipcUts ? plantQueue() : undefined;
   for (const dir of shared) {
     const file = join(dir, probeName);
@@ -99,10 +101,13 @@ export async function selfCheck(sandbox: CommandSandbox, plan: SelfCheckPlan): P
       : `[ "$(ulimit -u)" = ${plan.processes} ] || echo "nproc $(ulimit -u)"`,
     `if printenv ${SECRET_NAME} >/dev/null; then echo env-secret-visible; fi`,
   ];
-  if (key && plan.keyctl)
-    lines.push(
-      `if ${q(plan.keyctl)} print ${key} >/dev/null 2>&1 || ${q(plan.keyctl)} search @s user patchloop-probe-${tag} >/dev/null 2>&1; then echo keyring-shared; fi`,
+  if (key && plan.keyring) {
+    // through the same program the keyring step uses: the probe needs nothing else installed
+    const looks = keyLookup(plan.keyring, key, keyName).map(
+      (words) => `${words.map(q).join(' ')} >/dev/null 2>&1`,
     );
+    lines.push(`if ${looks.join(' || ')}; then echo keyring-shared; fi`);
+  }
   if (plan.ipcUts)
     lines.push(
       'echo "ns-ipc $(readlink /proc/self/ns/ipc)"',
@@ -154,6 +159,8 @@ export async function selfCheck(sandbox: CommandSandbox, plan: SelfCheckPlan): P
       `if { : > ${q(join(dir, `probe-${tag}`))}; } 2>/dev/null; then echo read-only-writable ${q(dir)}; fi`,
     );
   try {
+    // a key that could not be planted would let the probe pass without looking
+    if (plan.keyring && !key) return "a key could not be put in patchloop's session keyring to probe with";
     const r = await runCommand({
       command: lines.join('\n'),
       cwd: plan.workspace,
@@ -194,7 +201,7 @@ export async function selfCheck(sandbox: CommandSandbox, plan: SelfCheckPlan): P
     for (const file of planted) rmSync(file, { force: true });
     // only a broken namespace could have let the probe leave these on the machine
     for (const d of [...shared, ...sharedReadOnly]) rmSync(join(d, `${probeName}-left`), { force: true });
-    if (key && plan.keyctl) spawnSync(plan.keyctl, ['unlink', key, '@s'], { stdio: 'ignore' });
+    if (key && plan.keyring) unlinkKey(plan.keyring, key);
     if (queue) spawnSync(queue.ipcrm, ['-q', queue.id], { stdio: 'ignore' });
     for (const dir of plan.readOnlyDirs) {
       // only a broken read-only mount could have let the probe leave a file there
@@ -209,13 +216,6 @@ function safeList(dir: string): string[] {
   } catch {
     return [];
   }
-}
-
-/** A key of patchloop's own in its session keyring, which commands must not reach; its id. */
-function plantKey(keyctl: string, name: string, value: string): string | undefined {
-  const r = spawnSync(keyctl, ['add', 'user', name, value, '@s'], { encoding: 'utf8' });
-  const id = r.stdout?.trim();
-  return r.status === 0 && /^\d+$/.test(id ?? '') ? id : undefined;
 }
 
 /** A System V message queue of patchloop's own, which commands must not see. */

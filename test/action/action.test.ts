@@ -166,7 +166,7 @@ describe('an issue comment with the trigger phrase', () => {
     expect(summary).toContain(TRACKING_MARKER);
     expect(summary).toMatch(/success/);
     expect(summary).toContain('claude-sonnet-5-5');
-    expect(summary).toContain('4200');
+    expect(summary).toContain('input 4200');
     expect(summary).toContain('https://github.com/octo/demo/actions/runs/9001');
     expect(summary).toMatch(/<details>[\s\S]*read_file[\s\S]*edit_file[\s\S]*run_tests[\s\S]*<\/details>/);
     expect(summary).toContain('https://github.com/octo/demo/pull/2');

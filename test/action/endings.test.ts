@@ -192,9 +192,9 @@ describe('a cancelled run keeps its work', () => {
     // The comment is the summary: cancelled, with the turns, the tokens, the cost and the branch.
     expect(summary).toMatch(/cancelled/i);
     expect(summary).not.toMatch(/patchloop is working on this/);
-    expect(summary).toContain(`| Turns | ${r.outputs.turns} |`);
+    expect(summary).toContain(`- Turns: ${r.outputs.turns}\n`);
     expect(Number(r.outputs.turns)).toBeGreaterThanOrEqual(1);
-    expect(summary).toMatch(/\| Cost \| \$\d/);
+    expect(summary).toMatch(/- Cost: \$\d/);
     expect(summary).toContain('input 1000');
     expect(summary).toContain(BRANCH);
     expect(summary).toContain(r.outputs['artifact-url']!);
@@ -218,8 +218,8 @@ describe('a cancelled run keeps its work', () => {
     expect(onOrigin(BRANCH, 'src/math.js')).toContain('(b === 0 ? 0 : a / b)');
     expect(service.artifacts.filter((a) => a.finalized)).toHaveLength(0);
     expect(summary).toMatch(/cancelled/i);
-    expect(summary).toContain(`| Turns | ${r.outputs.turns} |`);
-    expect(summary).toMatch(/\| Cost \| \$\d/);
+    expect(summary).toContain(`- Turns: ${r.outputs.turns}\n`);
+    expect(summary).toMatch(/- Cost: \$\d/);
     expect(summary).toContain(BRANCH);
     expect(summary).toMatch(/transcript artifact could not be uploaded \(the upload was given up/);
     expect(readFileSync(join(repo.work, '.git', 'config'), 'utf8')).toContain(CHECKOUT_HEADER);
@@ -234,7 +234,7 @@ describe('a run that ends early without a cancel keeps its work', () => {
     expect(r.code).toBe(1);
     expect(onOrigin(BRANCH, 'src/math.js')).toContain('(b === 0 ? 0 : a / b)');
     expect(service.artifacts.filter((a) => a.finalized)).toHaveLength(1);
-    expect(summary).toContain('| Turns | 1 |');
+    expect(summary).toContain('- Turns: 1\n');
     expect(summary).toContain(BRANCH);
   });
 
@@ -248,7 +248,7 @@ describe('a run that ends early without a cancel keeps its work', () => {
     expect(onOrigin(BRANCH, 'src/math.js')).toContain('(b === 0 ? 0 : a / b)');
     expect(service.artifacts.filter((a) => a.finalized)).toHaveLength(1);
     expect(summary).toMatch(/the request is malformed/);
-    expect(summary).toContain('| Turns | 2 |');
+    expect(summary).toContain('- Turns: 2\n');
     expect(summary).toContain(BRANCH);
   });
 });

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundle } from '../../scripts/bundle.mjs';
+import { builtBundle } from '../support/bundle-cache.js';
 
 export interface BuiltAction {
   path: string;
@@ -13,14 +13,12 @@ export interface BuiltAction {
 }
 
 /**
- * Bundles src/index.ts exactly as `npm run build` does, into a temp folder, so the tests
+ * The bundle of src/index.ts, built exactly as `npm run build` does (once per content, shared
+ * by the test files: test/support/bundle-cache.ts), in a temp folder of the caller's own, so the tests
  * run the real bundle without rewriting the dist/ others in the tree may be reading.
  */
 export async function buildAction(): Promise<BuiltAction> {
-  const dir = mkdtempSync(join(tmpdir(), 'patchloop-action-build-'));
-  const path = join(dir, 'index.js');
-  await bundle('src/index.ts', path);
-  return { path, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return builtBundle('src/index.ts', 'index.js', { prefix: 'patchloop-action-build-' });
 }
 
 export interface ActionRunOptions {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createActionsLog, neutralizeCommands } from '../../src/action/log.js';
+import { readInputs } from '../../src/action/inputs.js';
+import { createActionsLog, logSettings, neutralizeCommands } from '../../src/action/log.js';
+import type { Task } from '../../src/github/task.js';
 import { runAgent } from '../../src/agent/index.js';
 import { createRedactor } from '../../src/protocol/redact.js';
 import { createWorkspaceTools } from '../../src/tools/index.js';
@@ -119,12 +121,13 @@ describe('the Actions log', () => {
         timestamp: 2,
       },
     } as never);
-    log.onEvent({ type: 'error', turn: 1, message: at(290) } as never);
+    // three different errors: each is written (one error is written once, see below)
+    log.onEvent({ type: 'error', turn: 1, message: at(289) } as never);
     log.outcome({
       conclusion: 'failure',
       turns: 1,
       usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
-      error: at(290),
+      error: at(288),
     });
     const text = lines.join('\n');
     // not even the secret's first 12 characters
@@ -167,6 +170,49 @@ describe('the Actions log', () => {
       '  ■ the turns budget is used up (1 of 1)',
       '::endgroup::',
       'patchloop: budget-exceeded · 1 turn · input 5 · output 6 tokens · cost unknown · error: Stopped after 1 turn',
+    ]);
+  });
+
+  it('writes an error once: the failed turn, the run’s error event and the outcome do not repeat it', () => {
+    const lines: string[] = [];
+    const log = createActionsLog({ sink: { write: (l) => lines.push(l) } });
+    const why = '401 authentication_error: invalid x-api-key Check the API key: …';
+    const usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    log.onEvent({ type: 'turn_start', turn: 1, model: 'a' });
+    log.onEvent({
+      type: 'turn_end',
+      turn: 1,
+      usage,
+      message: { role: 'assistant', content: [], usage, stopReason: 'error', errorMessage: why },
+    } as never);
+    log.onEvent({ type: 'error', message: why });
+    log.outcome({ conclusion: 'failure', turns: 1, usage, error: why });
+    expect(lines.filter((l) => l.includes('invalid x-api-key'))).toHaveLength(1);
+    expect(lines.at(-1)).toBe(
+      'patchloop: failure · 1 turn · input 0 · output 0 tokens · cost unknown · the error is above (turn 1)',
+    );
+    // an error not seen before is written in the outcome line
+    const other: string[] = [];
+    const log2 = createActionsLog({ sink: { write: (l) => other.push(l) } });
+    log2.outcome({ conclusion: 'failure', turns: 0, usage, error: 'The push was refused.' });
+    expect(other).toEqual([
+      'patchloop: failure · 0 turns · input 0 · output 0 tokens · cost unknown · error: The push was refused.',
+    ]);
+  });
+
+  it('closes the last turn’s group when the agent is done, before delivery; the outcome opens none', () => {
+    const lines: string[] = [];
+    const log = createActionsLog({ sink: { write: (l) => lines.push(l) } });
+    log.onEvent({ type: 'turn_start', turn: 1, model: 'a' });
+    log.close();
+    lines.push('(delivery)');
+    log.close();
+    log.outcome({ conclusion: 'success', turns: 1, usage: { inputTokens: 1234, outputTokens: 5 } as never });
+    expect(lines).toEqual([
+      '::group::patchloop turn 1 · a',
+      '::endgroup::',
+      '(delivery)',
+      'patchloop: success · 1 turn · input 1234 · output 5 tokens · cost unknown',
     ]);
   });
 
@@ -213,5 +259,64 @@ describe('the Actions log', () => {
     }
     expect(lines.filter((l) => l.startsWith('::group::'))).toHaveLength(2);
     expect(written.join('')).toBe(lines.map((l) => `${l}\n`).join(''));
+  });
+});
+
+describe('the settings block at the top of the log', () => {
+  const inputs = (given: Record<string, string>) => readInputs((name) => given[name] ?? '');
+  const task = (request: string): Task =>
+    ({
+      kind: 'issue',
+      event: 'issue_comment',
+      owner: 'o',
+      repo: 'r',
+      number: 7,
+      isPullRequest: false,
+      trigger: { kind: 'issue-comment', id: 1, body: request, createdAt: '' },
+      requester: { login: 'alice' },
+      request,
+    }) as Task;
+
+  it('names the task, the provider and model, the budgets, the commands, the network and the delivery', () => {
+    const lines: string[] = [];
+    logSettings(
+      inputs({
+        'github-token': 't',
+        provider: 'openai',
+        model: 'gpt-5.5',
+        'base-url': 'https://user:pass@gateway.example/v1?key=abc',
+        'max-turns': '1500',
+        'max-cost-usd': '2.5',
+        'timeout-minutes': '90',
+        'allow-bash': 'true',
+        'command-network': 'registry.npmjs.org',
+      }),
+      task('/patchloop fix the\nparser'),
+      { sink: { write: (l) => lines.push(l) } },
+    );
+    expect(lines).toEqual([
+      'patchloop settings',
+      '  task: fix on issue #7, asked by alice: “/patchloop fix the parser”',
+      '  provider: openai · model gpt-5.5 · endpoint gateway.example',
+      '  budgets: 1,500 turns · at most $2.50 · 1 h 30 min',
+      '  commands: run_tests (test command detected) · bash on · isolated as a separate user, or not offered (allow-unisolated-commands: false)',
+      '  network: command-network HTTP and HTTPS to registry.npmjs.org only, through patchloop’s proxy',
+      '  delivery: branch prefix patchloop/ · draft PR',
+    ]);
+  });
+
+  it('redacts the request and keeps it from becoming a workflow command', () => {
+    const lines: string[] = [];
+    logSettings(inputs({ 'github-token': 't' }), task(`::add-mask::x ${SECRET} ##[error]y`), {
+      redact: createRedactor([SECRET]),
+      sink: { write: (l) => lines.push(l) },
+      env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/' },
+    });
+    const text = lines.join('\n');
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain('::');
+    expect(text).not.toContain('##[');
+    expect(text).toContain('endpoint 127.0.0.1:9');
+    expect(text).toContain("model claude-sonnet-5-5 (the provider's default)");
   });
 });

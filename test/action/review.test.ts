@@ -225,6 +225,8 @@ describe('a review run', () => {
     );
     expect(replies[0]!.body).toContain('Resolved: the lines this was about have changed since');
     expect(gh.requestsTo('POST', /\/pulls\/comments\/\d+\/replies$/)).toHaveLength(0);
+    // and the thread is marked resolved (GraphQL), the one that still stands is not
+    expect([...gh.resolvedThreads]).toEqual([replies[0]!.in_reply_to_id]);
   });
 
   it('a "review" comment on a PR is a review whatever mode says, with its focus', async () => {

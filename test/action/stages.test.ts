@@ -66,6 +66,10 @@ beforeEach(async () => {
     'package.json': '{ "name": "demo", "type": "module" }\n',
     'src/math.js': 'export const div = (a, b) => a / b;\n',
   });
+  // As GitHub does, origin serves any commit it holds by its id (a fork PR's, a force-pushed
+  // branch's), and the fake GitHub answers compare and branch requests from it with real git.
+  git(repo.origin, 'config', 'uploadpack.allowAnySHA1InWant', 'true');
+  gh.setOrigin(repo.origin);
 });
 afterEach(async () => {
   await gh.stop();
@@ -412,6 +416,28 @@ describe('a delivery artifact altered between the stages delivers nothing and sa
 
   cases.push(
     [
+      'a file over the size limit (11 MiB)',
+      'size limit',
+      (m, e) => {
+        const c = craft((d) => commitAll(d, { 'assets/big.bin': 'x'.repeat(11 << 20) }));
+        e.set('commits.bundle', c.bundle);
+        m.headCommit = c.head;
+      },
+    ],
+    [
+      'a submodule entry added',
+      'no submodule change',
+      (m, e) => {
+        const c = craft((d) => {
+          const gitlink = git(d, 'rev-parse', 'HEAD').trim();
+          git(d, 'update-index', '--add', '--cacheinfo', `160000,${gitlink},lib`);
+          git(d, 'commit', '--quiet', '-m', 'crafted');
+        });
+        e.set('commits.bundle', c.bundle);
+        m.headCommit = c.head;
+      },
+    ],
+    [
       'a branch outside the branch prefix',
       'branch',
       (m) => {
@@ -447,6 +473,27 @@ describe('a delivery artifact altered between the stages delivers nothing and sa
       expect(said.length).toBeGreaterThan(0);
     });
   }
+});
+
+describe('an artifact of another run', () => {
+  it('this run has no delivery artifact, another run of the workflow has one: nothing is delivered, and the check says so', async () => {
+    const { issue, ctx, name, refsBefore } = await agentJob();
+    // the artifact, untouched, moved to run 4242 (as if that run had uploaded it)
+    const at = service.artifacts.findIndex((a) => a.name === name && a.finalized);
+    const zip = service.zipOf(service.artifacts[at]!.id);
+    service.artifacts.splice(at, 1);
+    service.seed({ runId: 4242, job: 'agent', name: name.replace(`-${RUN_ID}-`, '-4242-'), zip });
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    expect(deliver.r.code, deliver.r.stdout.slice(-3000)).toBe(1);
+    expect(originRefs()).toBe(refsBefore);
+    expect(gh.pulls.size).toBe(0);
+    expect(deliver.r.stepSummary).toContain('The delivery check **artifact of this run** failed');
+    expect(
+      gh.issueComments.some(
+        (c) => c.issue_url.endsWith(`/issues/${issue.number}`) && c.body.includes('**artifact of this run**'),
+      ),
+    ).toBe(true);
+  });
 });
 
 describe('a same-repository pull request across the stages', () => {
@@ -488,5 +535,225 @@ describe('a same-repository pull request across the stages', () => {
     expect(originRefs()).toBe(refsBefore);
     expect(deliver.r.stepSummary).toContain('The delivery check **branch** failed');
     expect(deliver.r.stepSummary).toContain('is protected');
+  });
+});
+
+// ---- the recorded base, fetched from origin by the deliver job -----------------------------------
+
+describe('the deliver job and the recorded base on origin', () => {
+  /** A checkout as actions/checkout leaves it by default: one commit deep, of origin's main now. */
+  function shallowClone(name: string): string {
+    const dir = join(repo.root, name);
+    git(repo.root, 'clone', '--quiet', '--depth', '1', `file://${repo.origin}`, dir);
+    return dir;
+  }
+
+  it('main moved on origin since the agent job and the deliver checkout is shallow: the base is fetched from origin and the work lands on it, not on the new main', async () => {
+    const base = git(repo.origin, 'rev-parse', 'refs/heads/main').trim();
+    const { ctx, agent } = await agentJob();
+    const moved = repo.pushToOrigin('main', { 'README.md': 'moved on after the agent job\n' });
+    const work = shallowClone('deliver-shallow');
+    // the deliver checkout lacks the recorded base: only a fetch from origin brings it
+    expect(() => git(work, 'cat-file', '-e', `${base}^{commit}`)).toThrow();
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: work });
+    expect(deliver.r.code, deliver.r.stdout.slice(-3000)).toBe(0);
+    const branch = deliver.r.outputs.branch!;
+    expect(deliver.r.outputs['commit-sha']).toBe(agent.r.outputs['commit-sha']);
+    expect(git(repo.origin, 'rev-parse', `refs/heads/${branch}^`).trim()).toBe(base);
+    // origin's main is left as it moved; the PR proposes the work to it
+    expect(git(repo.origin, 'rev-parse', 'refs/heads/main').trim()).toBe(moved);
+    expect(gh.pulls.get(2)).toMatchObject({ head: { ref: branch }, base: { ref: 'main' } });
+  });
+
+  it('a recorded base that origin does not have (a bundle on an unpublished commit, the manifest naming it): nothing is pushed, and the check says the base is neither in the checkout nor on origin', async () => {
+    const { issue, ctx, name, refsBefore } = await agentJob();
+    await alter(name, (m, e) => {
+      const dir = repo.clone(`unpublished-${Math.random().toString(36).slice(2)}`);
+      commitAll(dir, { 'other.txt': 'an unpublished base\n' });
+      const unpublished = git(dir, 'rev-parse', 'HEAD').trim();
+      commitAll(dir, { 'src/math.js': 'export const div = () => 0;\n' });
+      const tmp = mkdtempSync(join(tmpdir(), 'patchloop-bundle-'));
+      git(dir, 'update-ref', 'refs/heads/crafted', 'HEAD');
+      git(dir, 'bundle', 'create', '--quiet', join(tmp, 'b'), `^${unpublished}`, 'refs/heads/crafted');
+      e.set('commits.bundle', readFileSync(join(tmp, 'b')));
+      rmSync(tmp, { recursive: true, force: true });
+      m.baseCommit = unpublished;
+      m.headCommit = git(dir, 'rev-parse', 'HEAD').trim();
+    });
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: shallowClone('deliver-missing') });
+    expect(deliver.r.code, deliver.r.stdout.slice(-3000)).toBe(1);
+    expect(originRefs()).toBe(refsBefore);
+    expect(gh.pulls.size).toBe(0);
+    expect(deliver.r.stepSummary).toContain('The delivery check **bundle on the recorded base** failed');
+    expect(deliver.r.stepSummary).toMatch(
+      /the base commit [0-9a-f]{40} is neither in this checkout nor on origin/,
+    );
+    expect(
+      gh.issueComments.some(
+        (c) =>
+          c.issue_url.endsWith(`/issues/${issue.number}`) &&
+          c.body.includes('neither in this checkout nor on origin'),
+      ),
+    ).toBe(true);
+  });
+
+  /** What every refused delivery shows: nothing pushed, no PR, the check named in the summary, the log and the comment. */
+  function refusedBy(
+    deliver: Awaited<ReturnType<typeof stageJob>>,
+    issue: number,
+    refsBefore: string,
+    check: string,
+  ) {
+    expect(deliver.r.code, deliver.r.stdout.slice(-3000)).toBe(1);
+    expect(deliver.r.outputs.conclusion).toBe('failure');
+    expect(originRefs()).toBe(refsBefore);
+    expect(gh.pulls.size).toBe(0);
+    expect(deliver.r.stepSummary).toContain(`The delivery check **${check}** failed`);
+    expect(deliver.r.stdout).toContain(`delivery check "${check}" failed`);
+    expect(
+      gh.issueComments.some(
+        (c) => c.issue_url.endsWith(`/issues/${issue}`) && c.body.includes(`**${check}**`),
+      ),
+    ).toBe(true);
+  }
+
+  // The switch `delivery-base-on-branch` (PL_DEFENCE_OFF, attack-kit.ts) turns the check off; these
+  // tests then fail: the deliver job pushes the history it was given and exits 0.
+  it('main force-pushed to an unrelated history after the agent job: the recorded base is on no branch any more (origin still serves it by id); nothing is delivered and the check "base on a branch" says which commit and branches', async () => {
+    const { issue, ctx, agent } = await agentJob();
+    const base = git(repo.origin, 'rev-parse', 'refs/heads/main').trim();
+    const lone = repo.clone('rewrite');
+    git(lone, 'checkout', '--quiet', '--orphan', 'rewritten');
+    writeFiles(lone, { 'README.md': 'a new history\n' });
+    git(lone, 'add', '-A');
+    git(lone, 'commit', '--quiet', '-m', 'rewritten');
+    git(lone, 'push', '--quiet', '--force', 'origin', 'HEAD:refs/heads/main');
+    const refsBefore = originRefs();
+    // the old base is unreachable from every ref, yet served by its id
+    expect(git(repo.origin, 'cat-file', '-t', base).trim()).toBe('commit');
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    refusedBy(deliver, issue.number, refsBefore, 'base on a branch');
+    expect(deliver.r.stepSummary).toContain(
+      `the recorded base ${base} is not a commit this run could have started from`,
+    );
+    expect(deliver.r.stepSummary).toContain('`main` (the branch a pull request would merge into)');
+    expect(deliver.r.stepSummary).toMatch(/No common ancestor/);
+    expect(agent.r.outputs['commit-sha']).toBeTruthy();
+  });
+
+  /** A base that carries `.github/workflows/x.yml`, with the agent's kind of change on top; `place` puts the base on origin. */
+  function evilBase(place: (dir: string) => void) {
+    return (m: Record<string, unknown>, e: Map<string, Buffer>) => {
+      const dir = repo.clone(`evil-${Math.random().toString(36).slice(2)}`);
+      commitAll(dir, {
+        '.github/workflows/x.yml':
+          'on: push\njobs: { steal: { runs-on: ubuntu-latest, steps: [ { run: env } ] } }\n',
+      });
+      const evil = git(dir, 'rev-parse', 'HEAD').trim();
+      place(dir);
+      commitAll(dir, { 'src/math.js': 'export const div = (a, b) => (b === 0 ? 0 : a / b);\n' });
+      const tmp = mkdtempSync(join(tmpdir(), 'patchloop-bundle-'));
+      git(dir, 'update-ref', 'refs/heads/crafted', 'HEAD');
+      git(dir, 'bundle', 'create', '--quiet', join(tmp, 'b'), `^${evil}`, 'refs/heads/crafted');
+      e.set('commits.bundle', readFileSync(join(tmp, 'b')));
+      rmSync(tmp, { recursive: true, force: true });
+      m.baseCommit = evil;
+      m.headCommit = git(dir, 'rev-parse', 'HEAD').trim();
+    };
+  }
+
+  const elsewhere: [string, (dir: string) => void][] = [
+    // GitHub keeps a fork PR's commits under refs/pull/N/head and serves them by id
+    [
+      "a fork pull request's commit (refs/pull/77/head, on no branch)",
+      (d) => git(d, 'push', '--quiet', 'origin', 'HEAD:refs/pull/77/head'),
+    ],
+    [
+      'a commit of another branch of origin (`experiments`)',
+      (d) => git(d, 'push', '--quiet', 'origin', 'HEAD:refs/heads/experiments'),
+    ],
+  ];
+  for (const [what, place] of elsewhere) {
+    it(`a recorded base that is ${what} carrying .github/workflows/x.yml, the commits after it clean: nothing is delivered (check "base on a branch")`, async () => {
+      const { issue, ctx, name } = await agentJob();
+      await alter(name, evilBase(place));
+      const refsBefore = originRefs();
+      const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: shallowClone('deliver-evil') });
+      refusedBy(deliver, issue.number, refsBefore, 'base on a branch');
+      expect(deliver.r.stepSummary).toMatch(
+        /`main` \(the branch a pull request would merge into\) at [0-9a-f]{12}: behind/,
+      );
+      expect(deliver.r.stepSummary).toMatch(
+        /`patchloop\/issue-\d+-[^`]*` \(the branch the commits go to\): no such branch on origin/,
+      );
+      // no branch of origin carries the workflow
+      for (const ref of originRefs()
+        .split('\n')
+        .filter((l) => l.startsWith('refs/heads/') && !l.startsWith('refs/heads/experiments ')))
+        expect(() =>
+          git(repo.origin, 'cat-file', '-e', `${ref.split(' ')[1]}:.github/workflows/x.yml`),
+        ).toThrow();
+    });
+  }
+
+  it('GitHub refusing the compare (403): nothing is delivered, and the refusal names the permission to add', async () => {
+    const { issue, ctx } = await agentJob();
+    // main moved on: the base is its parent, which only the compare can show
+    repo.pushToOrigin('main', { 'README.md': 'moved on\n' });
+    gh.fail({
+      method: 'GET',
+      path: /\/compare\//,
+      status: 403,
+      times: Infinity,
+      body: { message: 'Resource not accessible by integration' },
+    });
+    const refsBefore = originRefs();
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    refusedBy(deliver, issue.number, refsBefore, 'base on a branch');
+    expect(deliver.r.stepSummary).toContain('GitHub answered 403 (Resource not accessible by integration)');
+    expect(deliver.r.stepSummary).toContain('`contents: read`');
+  });
+});
+
+describe('a follow-up through both stages', () => {
+  it('the second agent job starts from the first run’s branch (ahead of main): its base is accepted on that branch, and the deliver job lands the follow-up there', async () => {
+    const { issue, ctx } = await agentJob();
+    const first = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    expect(first.r.code, first.r.stdout.slice(-3000)).toBe(0);
+    const branch = first.r.outputs.branch!;
+    const tip = git(repo.origin, 'rev-parse', `refs/heads/${branch}`).trim();
+    const again = gh.addComment(issue.number, { body: '/patchloop also handle NaN', author: 'alice' });
+    const next = {
+      issue: ctx.issue,
+      comment: { id: again.id, body: again.body },
+      runId: RUN_ID + 1,
+      turns: [
+        {
+          toolCalls: [
+            {
+              id: 'toolu_nan',
+              name: 'edit_file',
+              json: JSON.stringify({
+                path: 'src/math.js',
+                oldText: '(b === 0 ? 0 : a / b)',
+                newText: '(b === 0 || Number.isNaN(b) ? 0 : a / b)',
+              }),
+            },
+          ],
+          usage: { input: 900, output: 40 },
+        },
+        { text: 'NaN divisors give 0 as well.', usage: { input: 1000, output: 20 } },
+      ],
+    };
+    const agent2 = await stageJob({ stage: 'agent', ...next, workspace: repo.clone('agent-2') });
+    expect(agent2.r.code, agent2.r.stderr.slice(-3000)).toBe(0);
+    const deliver2 = await stageJob({ stage: 'deliver', ...next, workspace: repo.clone('deliver-2') });
+    expect(deliver2.r.code, deliver2.r.stdout.slice(-3000)).toBe(0);
+    expect(deliver2.r.outputs).toMatchObject({ conclusion: 'success', branch, 'pr-number': '2' });
+    expect(git(repo.origin, 'rev-parse', `refs/heads/${branch}^`).trim()).toBe(tip);
+    expect(git(repo.origin, 'show', `${branch}:src/math.js`)).toContain('Number.isNaN(b)');
+    expect(deliver2.r.stdout).toContain(
+      `the recorded base ${tip.slice(0, 12)} is on \`${branch}\` (the branch the commits go to)`,
+    );
   });
 });

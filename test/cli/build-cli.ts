@@ -1,9 +1,7 @@
-// Bundles src/cli.ts exactly as `npm run build` does, into a temp folder, so the CLI tests run the
+// The bundle of src/cli.ts, built exactly as `npm run build` does (once per content:
+// test/support/bundle-cache.ts), in a temp folder of the caller's own, so the CLI tests run the
 // real bundle as `node cli.js` without touching the committed dist/.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { bundle } from '../../scripts/bundle.mjs';
+import { builtBundle } from '../support/bundle-cache.js';
 
 export interface BuiltCli {
   path: string;
@@ -11,8 +9,5 @@ export interface BuiltCli {
 }
 
 export async function buildCli(): Promise<BuiltCli> {
-  const dir = mkdtempSync(join(tmpdir(), 'patchloop-cli-build-'));
-  const path = join(dir, 'cli.js');
-  await bundle('src/cli.ts', path, { executable: true });
-  return { path, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return builtBundle('src/cli.ts', 'cli.js', { executable: true, prefix: 'patchloop-cli-build-' });
 }

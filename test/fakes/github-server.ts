@@ -1,8 +1,10 @@
 // A loopback server that speaks GitHub's REST wire format for the routes patchloop uses, with
 // in-memory state, a request log and fault injection. Octokit (or anything else) points at it
 // with `baseUrl`; the action under test gets it through GITHUB_API_URL.
+import { execFile } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerGraphQL } from './github-graphql.js';
 import { FakeImages, wantsFull } from './github-images.js';
 import { repoWire, userWire, type WireContext } from './github-wire.js';
 
@@ -188,6 +190,11 @@ export interface FakeGitHubOptions {
   tokens?: Record<string, FakeUser>;
   /** Clock for created_at / updated_at of things made through the API. */
   now?: () => Date;
+  /**
+   * The test's bare origin repository: the compare route and the branch route then answer from
+   * its real git history (see setOrigin).
+   */
+  origin?: string;
 }
 
 export const ACTIONS_BOT: FakeUser = { login: 'github-actions[bot]', id: 41898282, type: 'Bot' };
@@ -207,6 +214,8 @@ export class FakeGitHub {
   readonly issueComments: FakeComment[] = [];
   readonly reviewComments: FakeReviewComment[] = [];
   readonly reviews: FakeReview[] = [];
+  /** review threads marked resolved (GraphQL `resolveReviewThread`), by their first comment's id */
+  readonly resolvedThreads = new Set<number>();
   readonly reactions: {
     subject: 'issue' | 'issue-comment' | 'review-comment';
     id: number;
@@ -239,6 +248,7 @@ export class FakeGitHub {
   private nextNumber = 1;
   private nextId = 1000;
   private server?: Server;
+  private origin?: string;
   url = '';
 
   constructor(options: FakeGitHubOptions = {}) {
@@ -248,6 +258,16 @@ export class FakeGitHub {
     this.tokens = options.tokens ?? { ghs_faketoken: ACTIONS_BOT };
     this.now = options.now ?? (() => new Date());
     this.extraRoutes.push(...(options.extraRoutes ?? []));
+    this.origin = options.origin;
+  }
+
+  /**
+   * Points the fake at the test's bare origin: `GET /compare/{base}...{head}` is then computed with
+   * real git over its objects (any object it holds is served by id, as GitHub serves any commit of
+   * a repository's network), and `GET /branches/{branch}` reports its branches and their tips.
+   */
+  setOrigin(path: string): void {
+    this.origin = path;
   }
 
   /**
@@ -838,6 +858,7 @@ export class FakeGitHub {
       ['GET', r('/collaborators/([^/]+)/permission'), (q) => this.permission(q)],
       ['GET', r('/issues/(\\d+)/timeline'), (q) => this.timeline(q)],
       ['GET', r('/branches/([^/]+)'), (q) => this.branch(q)],
+      ['GET', r('/compare/([^/]+)'), (q) => this.compare(q)],
       ['GET', r('/contents/(.+)'), (q) => this.contents(q)],
       [
         'GET',
@@ -920,15 +941,25 @@ export class FakeGitHub {
     };
   }
 
-  /** GraphQL: the one query patchloop makes, `viewer { login }` (whom the token authenticates as). */
+  /** GraphQL, checked against GitHub's published schema (github-graphql.ts). */
   private graphql(q: ParsedRequest): Reply {
-    const query = (q.body as { query?: unknown } | undefined)?.query;
-    if (typeof query !== 'string' || !/^\s*query\s*\{\s*viewer\s*\{\s*login\s*\}\s*\}\s*$/.test(query))
-      return {
-        status: 200,
-        body: { errors: [{ message: 'the fake GitHub answers only `query { viewer { login } }`' }] },
-      };
-    return { status: 200, body: { data: { viewer: { login: q.user.login } } } };
+    return {
+      status: 200,
+      body: answerGraphQL(q.body, {
+        viewerLogin: q.user.login,
+        owner: this.owner,
+        repo: this.repo,
+        threadsOf: (number) =>
+          this.reviewComments
+            .filter((c) => c.pull_request_url.endsWith(`/pulls/${number}`) && c.in_reply_to_id === undefined)
+            .map((c) => ({ firstCommentId: c.id, isResolved: this.resolvedThreads.has(c.id) })),
+        resolve: (id) => {
+          if (!this.reviewComments.some((c) => c.id === id && c.in_reply_to_id === undefined)) return false;
+          this.resolvedThreads.add(id);
+          return true;
+        },
+      }),
+    };
   }
 
   // ---- the full shapes GitHub answers with (github-wire.ts) ---------------------------------
@@ -1369,9 +1400,11 @@ export class FakeGitHub {
     );
   }
 
-  private branch(q: ParsedRequest): Reply {
+  private async branch(q: ParsedRequest): Promise<Reply> {
     const name = decodeURIComponent(q.params[0]!);
+    const tip = this.origin ? await this.commitOf(`refs/heads/${name}`) : undefined;
     const known =
+      tip !== undefined ||
       name === this.defaultBranch ||
       this.files.has(name) ||
       this.protectedBranches.has(name) ||
@@ -1386,7 +1419,7 @@ export class FakeGitHub {
         },
       };
     const api = `${this.url}/repos/${this.fullName}`;
-    const sha = [...this.pulls.values()].find((p) => p.head.ref === name)?.head.sha ?? '0'.repeat(40);
+    const sha = tip ?? [...this.pulls.values()].find((p) => p.head.ref === name)?.head.sha ?? '0'.repeat(40);
     const person = { name: 'Octo', email: 'octo@example.com', date: this.stamp() };
     const isProtected = this.protectedBranches.has(name);
     return {
@@ -1421,6 +1454,131 @@ export class FakeGitHub {
           required_status_checks: { enforcement_level: 'off', contexts: [], checks: [] },
         },
         protection_url: `${api}/branches/${encodeURIComponent(name)}/protection`,
+      },
+    };
+  }
+
+  // ---- the compare route, answered by real git over the origin (setOrigin) -------------------
+
+  private async gitIn(args: string[]): Promise<string> {
+    return new Promise((resolve, reject) =>
+      execFile('git', args, { cwd: this.origin, maxBuffer: 16 << 20 }, (err, stdout) =>
+        err ? reject(err) : resolve(stdout.trim()),
+      ),
+    );
+  }
+
+  /** The commit a name (a sha, `refs/heads/x`, a branch) resolves to in the origin, or undefined. */
+  private async commitOf(name: string): Promise<string | undefined> {
+    if (!this.origin || name.startsWith('-') || name.includes(':')) return undefined;
+    return this.gitIn(['rev-parse', '--verify', '--quiet', '--end-of-options', `${name}^{commit}`]).catch(
+      () => undefined,
+    );
+  }
+
+  /** A commit as the REST API describes one (schema `commit`), read from the origin. */
+  private async commitWire(sha: string): Promise<Record<string, unknown>> {
+    const [tree, parents, an, ae, ad, cn, ce, cd, ...message] = (
+      await this.gitIn([
+        'show',
+        '-s',
+        '--format=%T%x00%P%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B',
+        sha,
+      ])
+    ).split('\0');
+    const api = `${this.url}/repos/${this.fullName}`;
+    return {
+      sha,
+      node_id: `C_${sha.slice(0, 12)}`,
+      url: `${api}/commits/${sha}`,
+      html_url: `${this.htmlBase}/commit/${sha}`,
+      comments_url: `${api}/commits/${sha}/comments`,
+      commit: {
+        url: `${api}/git/commits/${sha}`,
+        author: { name: an, email: ae, date: ad },
+        committer: { name: cn, email: ce, date: cd },
+        message: message.join('\0').trim(),
+        comment_count: 0,
+        tree: { sha: tree, url: `${api}/git/trees/${tree}` },
+        verification: {
+          verified: false,
+          reason: 'unsigned',
+          signature: null,
+          payload: null,
+          verified_at: null,
+        },
+      },
+      // GitHub's account for the commit's e-mail (null when none matches)
+      author: this.userWire(this.user(an || 'octo')),
+      committer: this.userWire(this.user(cn || 'octo')),
+      parents: (parents ?? '')
+        .split(' ')
+        .filter(Boolean)
+        .map((p) => ({ sha: p, url: `${api}/commits/${p}`, html_url: `${this.htmlBase}/commit/${p}` })),
+    };
+  }
+
+  /**
+   * `GET /compare/{base}...{head}` as GitHub answers it: `status` ahead, behind, identical or
+   * diverged with `ahead_by`/`behind_by` and the merge base, from `git merge-base` and `git
+   * rev-list --count` over the origin; 404 when either side is unknown or they share no history.
+   */
+  private async compare(q: ParsedRequest): Promise<Reply> {
+    if (!this.origin)
+      return {
+        status: 500,
+        body: { message: 'the fake GitHub was given no origin (setOrigin) to compare in' },
+      };
+    const basehead = decodeURIComponent(q.params[0]!);
+    const at = basehead.indexOf('...');
+    if (at <= 0) return notFound();
+    const [baseName, headName] = [basehead.slice(0, at), basehead.slice(at + 3)];
+    const [base, head] = await Promise.all([this.commitOf(baseName), this.commitOf(headName)]);
+    if (!base || !head) return notFound();
+    const mergeBase = await this.gitIn(['merge-base', base, head]).catch(() => undefined);
+    if (!mergeBase)
+      return {
+        status: 404,
+        body: {
+          message: `No common ancestor between ${baseName} and ${headName}.`,
+          documentation_url: 'https://docs.github.com/rest/commits/commits#compare-two-commits',
+          status: '404',
+        },
+      };
+    const count = async (range: string) => Number(await this.gitIn(['rev-list', '--count', range]));
+    const [ahead, behind] = await Promise.all([count(`${base}..${head}`), count(`${head}..${base}`)]);
+    const status =
+      ahead === 0 && behind === 0
+        ? 'identical'
+        : behind === 0
+          ? 'ahead'
+          : ahead === 0
+            ? 'behind'
+            : 'diverged';
+    const perPage = Math.min(Math.max(Number(q.query.get('per_page') ?? 250) || 250, 1), 250);
+    const page = Math.max(Number(q.query.get('page') ?? 1) || 1, 1);
+    const listed = ahead
+      ? (await this.gitIn(['rev-list', '--reverse', `${base}..${head}`]))
+          .split('\n')
+          .slice((page - 1) * perPage, page * perPage)
+      : [];
+    const html = `${this.htmlBase}/compare/${baseName}...${headName}`;
+    return {
+      status: 200,
+      body: {
+        url: `${this.url}/repos/${this.fullName}/compare/${baseName}...${headName}`,
+        html_url: html,
+        permalink_url: `${this.htmlBase}/compare/${this.owner}:${base.slice(0, 7)}...${this.owner}:${head.slice(0, 7)}`,
+        diff_url: `${html}.diff`,
+        patch_url: `${html}.patch`,
+        base_commit: await this.commitWire(base),
+        merge_base_commit: await this.commitWire(mergeBase),
+        status,
+        ahead_by: ahead,
+        behind_by: behind,
+        total_commits: ahead,
+        commits: await Promise.all(listed.map((c) => this.commitWire(c))),
+        files: [],
       },
     };
   }

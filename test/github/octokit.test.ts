@@ -7,6 +7,7 @@ import {
 } from '../../src/github/octokit.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';
 import { mismatches, responseSchema } from './fixtures/openapi.js';
+import { git, makeRepo } from './git-fixtures.js';
 
 let gh: FakeGitHub;
 beforeAll(async () => {
@@ -397,6 +398,68 @@ describe('the fake GitHub speaks GitHub’s REST description', () => {
     expect(mismatches(schema, { name: 'main', protected: 'yes' })).toEqual(
       expect.arrayContaining(['$.commit: missing', '$.protected: string, but the description says boolean']),
     );
+  });
+});
+
+describe('the fake GitHub’s compare route, answered by real git over the test’s origin', () => {
+  it('says ahead, behind, identical and diverged with the counts and merge base git gives, 404 for an unknown commit or no common history, and fits the description', async () => {
+    const repo = makeRepo();
+    const fake = await startFakeGitHub({ origin: repo.origin });
+    try {
+      const github = createGitHubClient({ token: 'ghs_faketoken', baseUrl: fake.url, throttle: false });
+      const o = { owner: 'octo', repo: 'demo' };
+      const root = git(repo.origin, 'rev-parse', 'main').trim();
+      const a1 = repo.pushToOrigin('main', { 'a.txt': '1\n' });
+      const a2 = repo.pushToOrigin('main', { 'a.txt': '2\n' });
+      const side = repo.pushToOrigin('side', { 'b.txt': 'side\n' }); // side: main + one commit
+      // an unrelated history, kept under a ref that is no branch
+      const lone = repo.clone('lone');
+      git(lone, 'checkout', '--quiet', '--orphan', 'lone');
+      git(lone, 'commit', '--quiet', '--allow-empty', '-m', 'unrelated');
+      git(lone, 'push', '--quiet', 'origin', 'HEAD:refs/pull/9/head');
+      const unrelated = git(lone, 'rev-parse', 'HEAD').trim();
+      const compare = (basehead: string) =>
+        github.rest.repos.compareCommitsWithBasehead({ ...o, basehead, per_page: 1 });
+      const cases: [string, string, number, number, string][] = [
+        [`${root}...${a2}`, 'ahead', 2, 0, root],
+        [`${a2}...${root}`, 'behind', 0, 2, root],
+        [`${a1}...${a1}`, 'identical', 0, 0, a1],
+        [`${a2}...side`, 'ahead', 1, 0, a2],
+        [`${a1}...side`, 'ahead', 2, 0, a1],
+      ];
+      const movedMain = repo.pushToOrigin('main', { 'c.txt': 'on main\n' });
+      cases.push([`side...${movedMain}`, 'diverged', 1, 1, a2], [`main...side`, 'diverged', 1, 1, a2]);
+      for (const [basehead, status, ahead, behind, mergeBase] of cases) {
+        const { data } = await compare(basehead);
+        expect({ basehead, status: data.status, ahead: data.ahead_by, behind: data.behind_by }).toEqual({
+          basehead,
+          status,
+          ahead,
+          behind,
+        });
+        expect(data.merge_base_commit.sha).toBe(mergeBase);
+        expect(data.commits.length).toBe(Math.min(ahead, 1));
+        expect(
+          mismatches(responseSchema('GET', '/repos/{owner}/{repo}/compare/{basehead}', 200), data),
+        ).toEqual([]);
+      }
+      expect(side).toBe(git(repo.origin, 'rev-parse', 'side').trim());
+      for (const basehead of [`${'e'.repeat(40)}...main`, `${unrelated}...main`, `main...${unrelated}`]) {
+        const err = await compare(basehead).catch((e: { status?: number }) => e);
+        expect((err as { status?: number }).status, basehead).toBe(404);
+      }
+      // the branch route reports the origin's branches and their tips
+      const { data: branch } = await github.rest.repos.getBranch({ ...o, branch: 'side' });
+      expect(branch.commit.sha).toBe(side);
+      expect(
+        await github.rest.repos
+          .getBranch({ ...o, branch: 'gone' })
+          .catch((e: { status?: number }) => e.status),
+      ).toBe(404);
+    } finally {
+      await fake.stop();
+      repo.cleanup();
+    }
   });
 });
 

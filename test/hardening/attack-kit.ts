@@ -743,6 +743,43 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
       ],
     ],
   },
+  'delivery-fetch-base': {
+    what: 'stage: deliver does not fetch the recorded base from origin when its checkout lacks it',
+    edits: [[/await [\w$]+\.fetchCommit\([\w$]+\.baseCommit\)\.catch\(\(\)=>\{\}\)/g, 'void 0']],
+  },
+  'delivery-base-on-origin': {
+    what: 'stage: deliver does not require the recorded base to be in its checkout or on origin',
+    edits: [
+      [
+        /,!await [\w$]+\([\w$]+,[\w$]+\.baseCommit\)\)\)throw new ([\w$]+)\("bundle on the recorded base"/g,
+        ',!1))throw new $1("bundle on the recorded base"',
+      ],
+    ],
+  },
+  'delivery-base-on-branch': {
+    what: 'stage: deliver accepts a recorded base on no branch the run could have started from (any commit origin serves by id)',
+    edits: [
+      [/if\(![\w$]+\)throw new ([\w$]+)\("base on a branch"/g, 'if(!1)throw new $1("base on a branch"'],
+    ],
+  },
+  'delivery-size': {
+    what: 'stage: deliver lets commits carry files over the size limit',
+    edits: [[/if\(\([\w$]+\.size\?\?0\)>[\w$]+\.maxFileBytes\)throw/g, 'if(!1)throw']],
+  },
+  'delivery-submodule': {
+    what: 'stage: deliver lets commits add, change or remove submodule entries',
+    edits: [
+      [/if\([\w$]+\.mode==="160000"\|\|[\w$]+\?\.mode==="160000"\)throw/g, 'if(!1)throw'],
+      [/if\([\w$]+\.get\([\w$]+\)\.mode==="160000"\)throw/g, 'if(!1)throw'],
+    ],
+  },
+  'agent-stage-delivers': {
+    what: 'stage: agent delivers as stage: all (pushes, opens the PR, reacts) with the token it is given, and uploads no delivery artifact',
+    edits: [
+      [/\.stage==="agent"/g, '.stage==="agent-off"'],
+      [/\.stage!=="agent"/g, '.stage!=="agent-off"'],
+    ],
+  },
   // PL_WEAKEN=hide-above,read-only-git,private-dirs,limits,network,keyring,ipc-uts,shared-dirs picks the sandbox's own test switches
   'sandbox-weaken': {
     what: 'the sandbox defences named in PL_WEAKEN are left out, and its self-check skipped',

@@ -101,6 +101,7 @@ describe('every secret the run knows, however short, everywhere (issue 23)', () 
       changedFiles: [{ path: `conf/${SHORT}.txt`, added: 1, removed: 0 }],
       finalMessage: said,
       error: said,
+      request: said,
       toolLog: [{ name: 'bash', args: `echo ${SHORT}`, ok: true, output: said }],
     };
     const comment = commentBody(renderSummaryMarkdown(summary, { redact }), redact);

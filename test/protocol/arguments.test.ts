@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { compileValidator, findLoneSurrogate, parseArguments } from '../../src/protocol/arguments.js';
 
 describe('parseArguments: argument text is untrusted', () => {
@@ -93,5 +93,27 @@ describe('compileValidator', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error).toContain('The schema of broken could not be compiled');
+  });
+
+  it('a format it does not know (an MCP server’s "uri") is left to the server, with nothing on the log', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      const v = compileValidator({
+        name: 'mcp__x__fetch',
+        parameters: {
+          type: 'object',
+          properties: { url: { type: 'string', format: 'uri' } },
+          required: ['url'],
+        },
+      });
+      expect(await v({ url: 'not a uri' })).toEqual({ ok: true });
+      const r = await v({});
+      expect(r.ok).toBe(false);
+      expect([...warn.mock.calls, ...log.mock.calls]).toEqual([]);
+    } finally {
+      warn.mockRestore();
+      log.mockRestore();
+    }
   });
 });

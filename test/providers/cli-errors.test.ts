@@ -65,7 +65,7 @@ describe('provider errors as the CLI shows them', () => {
     const r = await run(url);
     expect(r.code).toBe(1);
     expect(count(r.err, '↻ retry')).toBe(1);
-    const hint = `Check the base URL ${url}: set it with the base-url input (--base-url) or ANTHROPIC_BASE_URL.`;
+    const hint = `Check the base URL ${url}: set it with --base-url or ANTHROPIC_BASE_URL.`;
     // Once in the timeline (the failed turn) and once in the summary, not four times.
     expect(count(r.out, hint)).toBe(1);
     expect(count(r.err, hint)).toBe(1);
@@ -78,7 +78,11 @@ describe('provider errors as the CLI shows them', () => {
     ]);
     const r = await run(url);
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/Check the API key: the api-key input \(--api-key\) or ANTHROPIC_API_KEY/);
+    // in the CLI's words: a flag or a variable, no word of inputs or repository secrets
+    expect(r.out).toContain(
+      `Check the API key: --api-key or ANTHROPIC_API_KEY; it must be an anthropic key valid for the base URL ${url}.`,
+    );
+    expect(r.out).not.toMatch(/secret|api-key input/);
     expect(r.all).not.toContain(KEY);
     expect(count(r.err, '↻ retry')).toBe(0);
   });
@@ -90,7 +94,7 @@ describe('provider errors as the CLI shows them', () => {
     const r = await run(url, ['--model', 'claude-nope-1']);
     expect(r.code).toBe(1);
     expect(r.out).toContain(
-      'Check the model id "claude-nope-1" (the model input, --model); the anthropic default is claude-sonnet-5-5.',
+      'Check the model id "claude-nope-1" (--model); the anthropic default is claude-sonnet-5-5.',
     );
   });
 

@@ -11,9 +11,16 @@ afterEach(async () => {
 });
 
 describe('createProvider', () => {
-  it('names the input and the variable when there is no key', () => {
+  it('names the input and the variable when there is no key, in the words of each surface', () => {
     expect(() => createProvider({ provider: 'anthropic', env: {} })).toThrow(
-      /api-key input .*ANTHROPIC_API_KEY/,
+      /repository secret .*api-key input \(api-key: \$\{\{ secrets\.ANTHROPIC_API_KEY \}\}\)/,
+    );
+    expect(() => createProvider({ provider: 'anthropic', env: {} })).not.toThrow(/--api-key/);
+    expect(() => createProvider({ provider: 'anthropic', env: {}, surface: 'cli' })).toThrow(
+      'No API key for the anthropic provider: pass --api-key or export ANTHROPIC_API_KEY.',
+    );
+    expect(() => createProvider({ provider: 'anthropic', env: {}, surface: 'cli' })).not.toThrow(
+      /secret|input/,
     );
     expect(() => createProvider({ provider: 'google', env: {} })).toThrow(/GEMINI_API_KEY/);
     expect(() => createProvider({ provider: 'openai-responses', env: {} })).toThrow(/OPENAI_API_KEY/);
@@ -27,7 +34,12 @@ describe('createProvider', () => {
     expect(() => createProvider({ provider: 'openai-compatible', baseUrl: 'http://x/v1', env: {} })).toThrow(
       /needs a model/,
     );
-    expect(() => createProvider({ provider: 'openai-compatible', model: 'm', env: {} })).toThrow(/base-url/);
+    expect(() => createProvider({ provider: 'openai-compatible', model: 'm', env: {} })).toThrow(
+      /base-url input of the patchloop step/,
+    );
+    expect(() =>
+      createProvider({ provider: 'openai-compatible', model: 'm', env: {}, surface: 'cli' }),
+    ).toThrow(/pass --base-url or export OPENAI_BASE_URL/);
   });
 
   it('uses the default model and the key and base URL from the environment', async () => {

@@ -63,6 +63,7 @@ const FIELDS: [string, (s: RunSummaryInput) => void][] = [
   ['artifact URL', (s) => (s.artifactUrl = `https://github.com/${HOSTILE}`)],
   ['diff', (s) => (s.diff = `--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+${HOSTILE}\n`)],
   ['related link', (s) => (s.related = [{ label: HOSTILE, url: `https://github.com/${HOSTILE}` }])],
+  ['request', (s) => (s.request = `/patchloop fix\n\n${HOSTILE}\n\n\`\`\`\n${PLANTED}\n`)],
   ['commitSha', (s) => (s.commitSha = HOSTILE)],
   ['repository', (s) => (s.repository = HOSTILE)],
 ];

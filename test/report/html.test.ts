@@ -104,7 +104,7 @@ describeNeeding(CHROMIUM)('in Chromium', () => {
       expect(header).toContain('success');
       const facts = await page.textContent('dl.facts');
       expect(facts).toContain('scripted-model-1');
-      expect(facts).toContain('4.3s');
+      expect(facts).toContain('4.3 s');
       expect(facts).toContain(`input ${run.usage.inputTokens}`);
       expect(facts).toContain('$0.0410');
       expect(facts).toContain('9 (2 errors)');

@@ -16,14 +16,14 @@ const input = (commandNetwork?: string): RunSummaryInput => ({
 });
 
 describe('summary: command network', () => {
-  it('shows the policy and the refused hosts in one row, * escaped', () => {
+  it('shows the policy and the refused hosts on one line of the details, * escaped', () => {
     const line = networkSummaryLine({ kind: 'hosts', hosts: ['registry.npmjs.org', '*.pythonhosted.org'] }, [
       { host: 'evil.example', reason: 'not in command-network', count: 3 },
       { host: 'metadata.test', reason: 'it resolves to a loopback, private or link-local address', count: 1 },
     ]);
     const md = renderSummaryMarkdown(input(line));
     expect(md).toContain(
-      '| Command network | HTTP and HTTPS to registry.npmjs.org, \\*.pythonhosted.org only, through patchloop’s proxy; refused: evil.example (3×), metadata.test |',
+      '- Command network: HTTP and HTTPS to registry.npmjs.org, \\*.pythonhosted.org only, through patchloop’s proxy; refused: evil.example (3×), metadata.test\n',
     );
     expect(renderSummaryText(input(line))).toContain('Command network: HTTP and HTTPS to registry.npmjs.org');
   });

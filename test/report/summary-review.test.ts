@@ -18,8 +18,11 @@ describe('the summary of a review or a structured answer', () => {
       ...base,
       reviewUrl: 'https://github.com/o/r/pull/2#pullrequestreview-9',
     });
-    expect(md).toContain('| Review | [posted](https://github.com/o/r/pull/2#pullrequestreview-9) |');
-    expect(md).toContain('$0.0123');
+    // in the headline, beside the cost, and in the details
+    expect(md.split('\n')[0]).toMatch(
+      /\[review\]\(https:\/\/github\.com\/o\/r\/pull\/2#pullrequestreview-9\) · .*\$0\.0123/,
+    );
+    expect(md).toContain('- Review: [posted](https://github.com/o/r/pull/2#pullrequestreview-9)');
   });
 
   it('shows the answer in a fence no text inside can close, cut within the bound', () => {

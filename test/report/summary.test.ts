@@ -65,22 +65,22 @@ describe('renderSummaryMarkdown', () => {
     expect(md).toContain('cache read 4000');
     expect(md).toContain('cache write 120');
     expect(md).not.toMatch(/\d(\.\d)?k\b/);
-    expect(md).not.toContain('1,234,567');
     expect(md).toContain('$0.4321');
     expect(md).toContain('`patchloop/issue-7-divide`');
     expect(md).toContain('[#12](https://github.com/o/r/pull/12)');
+    expect(md.split('\n')[0]).toContain('[PR #12](https://github.com/o/r/pull/12)');
     expect(md).toContain('`src/math.js` +3 −1');
     expect(md).toContain('2 files, +13 −1');
-    expect(md).toContain('<details><summary>Tool log (2 calls, 1 error)</summary>');
+    expect(md).toContain('<details><summary>Details: model, tokens, tool log (2 calls, 1 error)</summary>');
     expect(md).toContain('✗ edit_file path=src/math.js → error: oldText was not found');
     expect(md).toContain('Full transcript: artifact patchloop-transcript');
-    expect(md).toContain('[Workflow run](https://github.com/o/r/actions/runs/99)');
+    expect(md.split('\n')[0]).toContain('[workflow run](https://github.com/o/r/actions/runs/99)');
   });
 
   it('quotes the final message so its unclosed code fence cannot swallow the tool log', () => {
     const md = renderSummaryMarkdown(input());
-    const finalAt = md.indexOf('**Final message**');
-    const logAt = md.indexOf('<details>');
+    const finalAt = md.indexOf('**Answer**');
+    const logAt = md.indexOf('**Changed files**');
     expect(finalAt).toBeGreaterThan(0);
     expect(logAt).toBeGreaterThan(finalAt);
     const quoted = md
@@ -105,8 +105,8 @@ describe('renderSummaryMarkdown', () => {
     expect(md).toContain('success');
     expect(md).toContain('input 1234567');
     expect(md).toContain('Added a guard');
-    expect(md).toContain('Tool log (10000 calls, 1429 errors)');
-    expect(md).toMatch(/… \d+ calls not shown/);
+    expect(md).toContain('tool log (10,000 calls, 1,429 errors)');
+    expect(md).toMatch(/… [\d,]+ calls not shown/);
     // The first and the last calls are both kept.
     expect(md).toContain('needle-0 ');
     expect(md).toContain('needle-9999 ');
@@ -118,7 +118,7 @@ describe('renderSummaryMarkdown', () => {
     expect(md).toContain('patchloop: success');
     expect(md).toContain('input 1234567');
     expect(md).toContain('the full message is in the transcript');
-    expect(md).toContain('<details><summary>Tool log (5000 calls');
+    expect(md).toContain('Tool log (5,000 calls');
     expect(md.split('\n').filter((l) => /^[✓✗] /.test(l)).length).toBeGreaterThan(20);
     expect(md).toContain('needle-4999 ');
   });
@@ -127,7 +127,7 @@ describe('renderSummaryMarkdown', () => {
     for (const maxChars of [200, 1000, 5000]) {
       const md = renderSummaryMarkdown(input({ toolLog: hugeLog(300) }), { maxChars });
       expect(md.length).toBeLessThanOrEqual(maxChars);
-      expect(md.startsWith('### ✅ patchloop: success')).toBe(true);
+      expect(md.startsWith('✅ **patchloop: success**')).toBe(true);
     }
   });
 
@@ -332,7 +332,7 @@ describe('links, requester and layout', () => {
       }),
     );
     expect(md).toContain(
-      '| Branch | [`patchloop/issue-7-divide`](https://github.com/o/r/tree/patchloop/issue-7-divide) |',
+      '- Branch: [`patchloop/issue-7-divide`](https://github.com/o/r/tree/patchloop/issue-7-divide)',
     );
     expect(md).toContain(
       '[`0123456789ab`](https://github.com/o/r/commit/0123456789abcdef0123456789abcdef01234567)',
@@ -346,18 +346,23 @@ describe('links, requester and layout', () => {
     const md = renderSummaryMarkdown(input({ serverUrl: 'https://github.com', repository: 'o/r' }));
     expect(md).not.toContain('/tree/');
     expect(md).not.toContain('/commit/');
-    expect(md).toContain('| Branch | `patchloop/issue-7-divide` |');
+    expect(md).toContain('- Branch: `patchloop/issue-7-divide`');
   });
 
-  it('names the requester without mentioning them, in the header row of the table', () => {
-    const md = renderSummaryMarkdown(linked());
-    expect(md).toContain('| Requested by | [@\u200Boctocat](https://github.com/octocat) |\n|---|---|');
-    expect(md).not.toContain('| | |');
+  it('names the requester without mentioning them, above the quoted request and in the details', () => {
+    const md = renderSummaryMarkdown({ ...linked(), request: '/patchloop fix the divide\n\nthanks @boss' });
+    expect(md).toContain(
+      '**[@\u200Boctocat](https://github.com/octocat) asked:**\n\n> /patchloop fix the divide\n>\n> thanks @\u200Bboss',
+    );
+    expect(md).toContain('- Requested by: [@\u200Boctocat](https://github.com/octocat)');
   });
 
-  it('has a table header that is a real row when no requester is known', () => {
-    const md = renderSummaryMarkdown(input());
-    expect(md).toContain('| Model | `claude-test-1` |\n|---|---|');
+  it('has no table: GitHub would make its first row a bold header', () => {
+    for (const md of [renderSummaryMarkdown(input()), renderSummaryMarkdown(linked())]) {
+      expect(md).not.toMatch(/^\|.*\|$/m);
+      expect(md).not.toContain('|---|');
+      expect(md).toContain('- Model: `claude-test-1`');
+    }
   });
 
   it('links related runs in the footer: the failed run a CI fix is for', () => {
@@ -365,7 +370,7 @@ describe('links, requester and layout', () => {
       input({ related: [{ label: 'Failed run of CI', url: 'https://github.com/o/r/actions/runs/555' }] }),
     );
     expect(md).toContain(
-      '[Workflow run](https://github.com/o/r/actions/runs/99) · [Failed run of CI](https://github.com/o/r/actions/runs/555)',
+      'Full transcript: artifact patchloop-transcript (run.jsonl, run.html) · [Failed run of CI](https://github.com/o/r/actions/runs/555)',
     );
   });
 
@@ -399,8 +404,8 @@ describe('links, requester and layout', () => {
     const huge = `${diff}\n${'+added line\n'.repeat(20_000)}`;
     const md = renderSummaryMarkdown(input({ diff: huge, toolLog: hugeLog(500) }));
     expect(md.length).toBeLessThanOrEqual(65_536);
-    expect(md).toMatch(/… \(cut: \d+ more lines of the diff are not shown\)/);
-    expect(md).toContain('<details><summary>Tool log (500 calls');
+    expect(md).toMatch(/… \(cut: [\d,]+ more lines of the diff are not shown\)/);
+    expect(md).toContain('Tool log (500 calls');
     expect(md).toContain('Added a guard');
   });
 
@@ -441,7 +446,7 @@ describe('the step summary bound', () => {
     });
     expect(Buffer.byteLength(md, 'utf8')).toBeLessThanOrEqual(STEP_SUMMARY_MAX_BYTES);
     expect(md).toContain('the full message is in the transcript');
-    expect(md).toContain('<details><summary>Tool log (3000 calls');
+    expect(md).toContain('Tool log (3,000 calls');
     expect(md).not.toContain('\uFFFD');
   });
 
@@ -458,5 +463,69 @@ describe('shareBudget', () => {
     expect(shareBudget(100, [10, 500, 500], [1, 1, 1])).toEqual([10, 45, 45]);
     expect(shareBudget(100, [10, 20, 30], [1, 1, 1])).toEqual([10, 20, 30]);
     expect(shareBudget(90, [0, 500, 500], [1, 2, 1])).toEqual([0, 60, 30]);
+  });
+});
+
+describe('the next step of a run that did not succeed', () => {
+  const action = { surface: 'action' as const, triggerPhrase: '/fix', continueSession: true, onThread: true };
+  const at = (o: Partial<RunSummaryInput>) => {
+    const md = renderSummaryMarkdown(input(o));
+    return /^\*\*What next:\*\* (.*)$/m.exec(md)?.[1];
+  };
+
+  it('on GitHub: a comment that continues, the input to raise, the secret to fix', () => {
+    expect(at({ next: action })).toBeUndefined();
+    expect(at({ conclusion: 'budget-exceeded', next: { ...action, budget: 'turns', maxTurns: 40 } })).toBe(
+      'Comment `/fix continue` to go on from where it stopped (same branch, same conversation), or raise the `max-turns` input (40 now) in the workflow.',
+    );
+    expect(
+      at({ conclusion: 'budget-exceeded', next: { ...action, budget: 'cost', maxCostUsd: 2.5 } }),
+    ).toMatch(/raise the `max-cost-usd` input \(\$2\.50 now\) in the workflow\.$/);
+    expect(
+      at({ conclusion: 'budget-exceeded', next: { ...action, budget: 'time', timeoutMinutes: 30 } }),
+    ).toMatch(
+      /raise the `timeout-minutes` input \(30 now\) and the job's own `timeout-minutes` above it in the workflow\.$/,
+    );
+    expect(at({ conclusion: 'cancelled', next: action })).toBe(
+      'The work so far was kept; comment `/fix continue` to go on from where it stopped (same branch, same conversation).',
+    );
+    // a failure before the model said anything: a setting to fix, not a session to continue
+    const zero = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+    expect(at({ conclusion: 'failure', usage: zero, next: action })).toMatch(
+      /^Fix what the error names \(a repository secret/,
+    );
+    expect(at({ conclusion: 'failure', next: action })).toMatch(
+      /^Comment `\/fix continue` to go on from where it stopped .*, or read the workflow run's log for what failed\.$/,
+    );
+    expect(at({ conclusion: 'failure', next: { ...action, continueSession: false } })).toMatch(
+      /^Comment `\/fix` with the request again \(continue-session is off/,
+    );
+    expect(at({ conclusion: 'no-changes', next: action })).toMatch(
+      /^If a change was expected, comment `\/fix` again/,
+    );
+    for (const c of ['budget-exceeded', 'cancelled', 'failure', 'no-changes'])
+      expect(at({ conclusion: c, next: action })).not.toMatch(/--|patchloop run/);
+  });
+
+  it('in the CLI: the command and the flag, and the unfinished text labelled', () => {
+    const text = renderSummaryText(
+      input({
+        conclusion: 'budget-exceeded',
+        finalMessage: 'Looking at the',
+        next: { surface: 'cli', transcriptPath: '/tmp/my runs/t.jsonl', budget: 'turns', maxTurns: 40 },
+      }),
+    );
+    expect(text).toContain(
+      `Next: Run patchloop run --continue '/tmp/my runs/t.jsonl' "go on" with a higher --max-turns (40 now).`,
+    );
+    expect(text).toContain('Last message (unfinished):\n  Looking at the');
+    expect(text).not.toMatch(/secret|`\/|the `?max-turns`? input/i);
+  });
+
+  it('labels an unfinished run’s last text in the comment, and a success’s text as the answer', () => {
+    expect(renderSummaryMarkdown(input({ conclusion: 'cancelled' }))).toContain(
+      '**Last message before the run stopped** (unfinished: the model had not ended its work)\n\n> Added a guard',
+    );
+    expect(renderSummaryMarkdown(input())).toContain('**Answer**\n\n> Added a guard');
   });
 });

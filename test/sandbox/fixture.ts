@@ -17,13 +17,18 @@ import { dirname, join } from 'node:path';
 
 const TOOLS = ['unshare', 'setpriv', 'prlimit', 'setfacl', 'getfacl', 'mount', 'keyctl'];
 
-/** Why the sandbox cannot be tested for real here, or undefined when it can. */
-export function missingForSandbox(): string | undefined {
+/**
+ * Why the sandbox cannot be tested for real here, or undefined when it can. `keyctl: false`: the
+ * tests do without keyutils' keyctl (the sandbox itself can use Perl instead).
+ */
+export function missingForSandbox(need: { keyctl?: boolean } = {}): string | undefined {
   if (process.platform !== 'linux') return 'the sandbox needs Linux';
   if (process.getuid?.() !== 0 && spawnSync('sudo', ['-n', 'true']).status !== 0)
     return 'the sandbox tests need root or passwordless sudo';
   const missing = TOOLS.filter(
-    (t) => !['/usr/bin', '/bin', '/usr/sbin', '/sbin'].some((d) => existsSync(join(d, t))),
+    (t) =>
+      (need.keyctl !== false || t !== 'keyctl') &&
+      !['/usr/bin', '/bin', '/usr/sbin', '/sbin'].some((d) => existsSync(join(d, t))),
   );
   if (missing.length)
     return `the sandbox tests need ${missing.join(', ')} (apt-get install util-linux acl keyutils)`;

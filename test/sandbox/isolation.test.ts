@@ -42,7 +42,8 @@ async function sh(sandbox: CommandSandbox | undefined, f: Fixture, command: stri
 /** Polls `read` until `done` holds (or 10 s pass, on a machine too busy to get there); returns the last value. */
 async function settle<T>(read: () => T, done: (value: T) => boolean): Promise<T> {
   let value = read();
-  for (let i = 0; i < 200 && !done(value); i++) {
+  // up to 30 s: at a load of 10 and more on two cores, a namespace's end has taken over 10 s
+  for (let i = 0; i < 600 && !done(value); i++) {
     await new Promise((res) => setTimeout(res, 50));
     value = read();
   }
@@ -184,14 +185,20 @@ describe.skipIf(missing !== undefined).each(['/tmp', '/var/tmp'] as const)(
       ).toEqual([]);
       // unisolated, killing the process group misses the daemon that left it with setsid
       const other = String(Number(marker) + 1);
-      await sh(undefined, f, `setsid sleep ${other} & echo started`);
+      // (the command waits until the daemon has its own session: on a loaded machine the process
+      // group could otherwise be killed before setsid ran, and take the daemon with it)
+      await sh(
+        undefined,
+        f,
+        `setsid sh -c 'echo $$ > .daemon-${other}; exec sleep ${other}' & until [ -s .daemon-${other} ]; do sleep 0.05; done; rm -f .daemon-${other}; echo started`,
+      );
       const escaped = await settle(
         () => processesWith('sleep', other),
         (p) => p.length > 0,
       );
       for (const pid of escaped) process.kill(pid, 'SIGKILL');
       expect(escaped.length).toBe(1);
-    });
+    }, 90_000);
 
     it('hands run_tests args to the test program as words, even as the sandbox user', async () => {
       const tool = createRunTestsTool(createWorkspace(f.workspace), {
