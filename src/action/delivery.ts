@@ -5,10 +5,11 @@ import { commitMessage } from '../github/commit-message.js';
 import { deliverWork } from '../github/delivery.js';
 import type { Provider } from '../providers/types.js';
 import { GRACE, type Ending } from './ending.js';
-import { earlySummary, prBody } from './publish.js';
+import { earlySummary, prBody, preparePublishing } from './publish.js';
 import { reviewPhase } from './review.js';
 import type { PreparedWork } from './start-up.js';
 import type { Conclusion, FinishInput, RunState } from './state.js';
+import { timed, timing } from './timings.js';
 
 export async function deliverPhase(
   s: RunState,
@@ -21,9 +22,12 @@ export async function deliverPhase(
   const { checkout, plan } = work;
   // A run whose model finished before the workspace's set-up did waits for it here; one whose
   // set-up failed delivers nothing (no tool ran: the agent waited for the same promise).
-  const unready = await work.ready.then(
-    () => undefined,
-    (err: Error) => err.message,
+  const unready = await timed(
+    'workspace set-up awaited',
+    work.ready.then(
+      () => undefined,
+      (err: Error) => err.message,
+    ),
   );
   const signal = ending.cancelled;
   if (unready !== undefined) {
@@ -31,7 +35,12 @@ export async function deliverPhase(
     return { conclusion: cancelled ? 'cancelled' : 'failure', result, plan, error: unready, provider };
   }
   if (task.mode === 'review') return withAnswer(s, await reviewPhase(s, work, result, provider));
-  if (await checkout.restoreConfig().catch(() => false)) {
+  if (
+    await timed(
+      'git configuration checked',
+      checkout.restoreConfig().catch(() => false),
+    )
+  ) {
     s.notice('The git configuration was changed during the run; it was put back before committing.');
   }
   // A cancelled run keeps its work too: committed and pushed inside the runner's grace period,
@@ -54,6 +63,12 @@ export async function deliverPhase(
     draft: inputs.draftPr,
     prTitle: commitMessage({ task, runUrl: s.runUrl }).split('\n')[0]!,
     prBody: (d) => prBody(s, result, plan, d, provider),
+    timing,
+    // The artifact client loads while git pushes, a wait on the network that hides it (a cancelled
+    // run's push has the time to itself).
+    whilePushing: () => {
+      if (!cancelled()) preparePublishing(s);
+    },
     commitSignal: ending.deadline(budgetMs, GRACE.commit),
     pushSignal: ending.deadline(budgetMs, GRACE.push),
     openPr: !wasCancelled,

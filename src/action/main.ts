@@ -13,11 +13,13 @@ import { createComment, finish } from './publish.js';
 import { prepareWorkspace, startUp, type PreparedWork } from './start-up.js';
 import { mark, type RunState } from './state.js';
 import { runDeliverStage } from './stage-deliver.js';
+import { configureTimings, finalAnswer, sinceFinalAnswer, timed } from './timings.js';
 
 export type { Conclusion } from './state.js';
 
 /** Runs the action; returns the process exit code. Never throws. */
 export async function run(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
+  configureTimings(env);
   // Watched from the first moment: a cancel during start-up still puts the credential back.
   const ending = watchEnding(() => {
     // The runner's second signal: little time is left, so the summary is written in a hurry.
@@ -31,6 +33,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env, cwd = process.cw
     return await runSession(started.state, ending);
   } finally {
     ending.dispose();
+    sinceFinalAnswer('final answer → exit');
   }
 }
 
@@ -38,7 +41,7 @@ async function runSession(s: RunState, ending: Ending): Promise<number> {
   let undone: Promise<void> | undefined;
   // What the run changed outside its branch is undone as soon as the push is over (inside a
   // cancel's grace period, beside the upload), and on every other ending at the latest.
-  const undo = () => (undone ??= undoRunChanges(s));
+  const undo = () => (undone ??= timed('clean-up (credential, sandbox)', undoRunChanges(s)));
   try {
     return await runPhases(s, ending, undo);
   } catch (err) {
@@ -54,17 +57,22 @@ async function runSession(s: RunState, ending: Ending): Promise<number> {
 
 async function undoRunChanges(s: RunState): Promise<void> {
   // Later steps of the workflow may push with the checkout's credential, as before the run.
-  const credential = s.credentialReady
-    .then((c) => (s.repo ? s.repo.restoreCredential(c) : restoreCheckoutCredential(s.runner.workspace, c)))
-    .catch((err: Error) =>
-      core.warning(`patchloop: the checkout credential was not put back: ${err.message}`),
-    );
+  const credential = timed('credential put back', () =>
+    s.credentialReady
+      .then((c) => (s.repo ? s.repo.restoreCredential(c) : restoreCheckoutCredential(s.runner.workspace, c)))
+      .catch((err: Error) =>
+        core.warning(`patchloop: the checkout credential was not put back: ${err.message}`),
+      ),
+  );
   // What the sandbox changed (the workspace's ACLs and mode) is undone on every ending.
+  const box = s.sandbox;
   const sandbox =
-    s.sandbox?.kind === 'isolated'
-      ? s.sandbox
-          .dispose()
-          .catch((err: Error) => core.warning(`patchloop: the sandbox was not taken down: ${err.message}`))
+    box?.kind === 'isolated'
+      ? timed('sandbox taken down', () =>
+          box
+            .dispose()
+            .catch((err: Error) => core.warning(`patchloop: the sandbox was not taken down: ${err.message}`)),
+        )
       : undefined;
   await Promise.all([credential, sandbox]);
 }
@@ -102,14 +110,16 @@ async function runPhases(s: RunState, ending: Ending, undo: () => Promise<void>)
   }
   s.outcome.provider = provider;
   const result = await runAgentPhase(s, work, provider, signal);
+  finalAnswer();
   s.outcome.result = result;
-  const reaction = await untilAborted(ack, AbortSignal.any([signal, AbortSignal.timeout(10_000)])).catch(
-    () => undefined,
+  const reaction = await timed(
+    'acknowledgement awaited',
+    untilAborted(ack, AbortSignal.any([signal, AbortSignal.timeout(10_000)])).catch(() => undefined),
   );
   if (reaction && !reaction.ok && reaction.message !== 'reviews take no reactions')
     core.warning(`patchloop: ${reaction.message}`);
-  const delivered = await deliverPhase(s, work, result, provider, ending);
+  const delivered = await timed('delivery', deliverPhase(s, work, result, provider, ending));
   s.outcome.delivery = delivered.delivery;
   void undo();
-  return finish(s, delivered, ending);
+  return timed('publishing', finish(s, delivered, ending));
 }

@@ -25,6 +25,7 @@ import { GRACE, untilAborted, type Ending } from './ending.js';
 import { setRunOutputs, type RunOutputs } from './outputs.js';
 import type { FinishInput, RunState } from './state.js';
 import { stageAgentArtifact } from './stage-agent.js';
+import { timed } from './timings.js';
 import { summaryContext } from './summary-context.js';
 
 /** The transcript upload's deadline outside a cancel (a cancelled run's is its grace period). */
@@ -136,6 +137,15 @@ function commandNetworkLine(s: RunState): string | undefined {
 }
 
 /**
+ * Starts what publishing will wait for, while the push runs beside it (delivery.ts): the artifact
+ * client's module, when the transcript is to be uploaded.
+ */
+export function preparePublishing(s: RunState): void {
+  if (!s.transcript || !s.inputs.uploadArtifact) return;
+  chooseArtifactUploader(s.env).uploader?.preload();
+}
+
+/**
  * A cancelled run's summary, written as soon as its commit is made and before the push, so the
  * comment says what the run did (turns, tokens, cost, the branch) even if the runner kills the
  * process during the push. The final summary replaces it.
@@ -190,7 +200,10 @@ async function finishOnce(s: RunState, o: FinishInput, ending: Ending | undefine
   }
   const uploadBound =
     ending?.deadline(UPLOAD_TIMEOUT_MS, GRACE.upload) ?? AbortSignal.timeout(UPLOAD_TIMEOUT_MS);
-  const location = await publishTranscript(s, uploadBound, Boolean(ending?.cancelled.aborted));
+  const location = await timed(
+    'transcript page and artifact',
+    publishTranscript(s, uploadBound, Boolean(ending?.cancelled.aborted)),
+  );
   const input = summaryInput(s, { ...o, transcriptLocation: location });
   // ---- stage: agent (stage-agent.ts): the delivery is written down as an artifact, not done ----
   const deliveryArtifact =
@@ -231,7 +244,10 @@ async function finishOnce(s: RunState, o: FinishInput, ending: Ending | undefine
     if (s.commentWrite) await untilAborted(s.commentWrite, bound).catch(() => undefined);
     // What a follow-up needs: the branch the work is on (or still the earlier one) and the artifact.
     comment.marker = markerOf(s, o, input.branch);
-    const ok = await untilAborted(comment.finish(commentText), bound).catch(() => false);
+    const ok = await timed(
+      'summary comment',
+      untilAborted(comment.finish(commentText), bound).catch(() => false),
+    );
     if (!ok) core.warning('patchloop: the summary comment could not be written; it is in the step summary.');
     // A summary posted anew (the comment was deleted) has its own address.
     if (comment.url !== outputs.commentUrl) setRunOutputs({ ...outputs, commentUrl: comment.url }, s.redact);
@@ -354,11 +370,13 @@ async function publishTranscript(
     );
   } else {
     try {
-      const view = await loadRunView(s.transcriptPath);
-      writeFileSync(
-        htmlPath,
-        s.redact(renderHtml(view, { source: 'transcript.jsonl', generatedAt: new Date() })),
-      );
+      await timed('transcript page', async () => {
+        const view = await loadRunView(s.transcriptPath);
+        writeFileSync(
+          htmlPath,
+          s.redact(renderHtml(view, { source: 'transcript.jsonl', generatedAt: new Date() })),
+        );
+      });
       files.push(htmlPath);
     } catch (err) {
       core.warning(
@@ -374,9 +392,12 @@ async function publishTranscript(
     return local;
   }
   try {
-    const uploaded = await choice.uploader.uploadTranscript(
-      { jsonlPath: s.transcriptPath, htmlPath: files[1], taskNumber: s.task.number },
-      { signal },
+    const uploaded = await timed(
+      'artifact upload',
+      choice.uploader.uploadTranscript(
+        { jsonlPath: s.transcriptPath, htmlPath: files[1], taskNumber: s.task.number },
+        { signal },
+      ),
     );
     s.artifactUrl = uploaded.url;
     s.artifactName = uploaded.name;

@@ -39,6 +39,12 @@ export interface UploadOptions {
 }
 
 export interface ArtifactUploader {
+  /**
+   * Starts loading the upload client (a large module, ~0.3 s to evaluate) so that a later upload
+   * does not wait for it: called when the run knows an upload is coming and has time in hand.
+   * Never throws; a failure to load is the upload's own to report.
+   */
+  preload(): void;
   upload(
     name: string,
     files: string[],
@@ -131,8 +137,20 @@ function jobRunBackendId(token: string | undefined): string | undefined {
   }
 }
 
+/** The upload client's module, loaded once per process (see ArtifactUploader.preload). */
+let clientModule: Promise<typeof import('@actions/artifact')> | undefined;
+const loadClient = () =>
+  (clientModule ??= import('@actions/artifact').catch((err: unknown) => {
+    clientModule = undefined; // the next attempt tries again
+    throw err;
+  }));
+
 class ActionsArtifactUploader implements ArtifactUploader {
   constructor(private readonly env: ArtifactEnvironment) {}
+
+  preload(): void {
+    loadClient().catch(() => undefined);
+  }
 
   async upload(
     name: string,
@@ -140,9 +158,9 @@ class ActionsArtifactUploader implements ArtifactUploader {
     rootDirectory: string,
     options: UploadOptions = {},
   ): Promise<UploadedArtifact> {
-    // Loaded on demand: the client is large and most of a run never needs it. It reads
-    // ACTIONS_RUNTIME_TOKEN and ACTIONS_RESULTS_URL from process.env itself.
-    const { DefaultArtifactClient } = await givenUpAt(import('@actions/artifact'), options.signal);
+    // Loaded on demand (or ahead, through preload): the client is large and most of a run never
+    // needs it. It reads ACTIONS_RUNTIME_TOKEN and ACTIONS_RESULTS_URL from process.env itself.
+    const { DefaultArtifactClient } = await givenUpAt(loadClient(), options.signal);
     const res = await givenUpAt(
       new DefaultArtifactClient().uploadArtifact(name, files, rootDirectory),
       options.signal,

@@ -277,18 +277,15 @@ async function startAt(
   return headBranch !== undefined && attempt(() => checkout.checkoutRemoteBranch(headBranch));
 }
 
-/** The checkout on the new commit; a failure there is told, the delivery stands. */
-async function writeBack(
-  checkout: Checkout,
-  out: Delivery,
-  pushed?: { branch: string; sha: string },
-): Promise<void> {
+/** The checkout on the new commit; a failure there is told (the notices returned), the delivery stands. */
+async function writeBack(checkout: Checkout, pushed?: { branch: string; sha: string }): Promise<string[]> {
   try {
     await checkout.writeBack(pushed);
+    return [];
   } catch (err) {
-    out.notices.push(
+    return [
       `The checkout was not moved to the new commit: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    ];
   }
 }
 
@@ -343,6 +340,23 @@ export interface DeliverOptions {
   prMayExist?: boolean;
   /** called once the commit is made, before the push (a cancelled run posts its summary here) */
   onCommitted?: (delivery: Delivery) => Promise<void>;
+  /** called once the push has started (a wait on git and the network that other work can use) */
+  whilePushing?: () => void;
+  /** told how long each step (commit, push, moving the checkout, PR) took */
+  timing?: (step: string, ms: number) => void;
+}
+
+async function timed<T>(
+  o: Pick<DeliverOptions, 'timing'>,
+  step: string,
+  work: Promise<T> | (() => Promise<T>),
+): Promise<T> {
+  const t0 = performance.now();
+  try {
+    return await (typeof work === 'function' ? work() : work);
+  } finally {
+    o.timing?.(step, performance.now() - t0);
+  }
 }
 
 /**
@@ -359,10 +373,12 @@ export async function deliverWork(o: DeliverOptions): Promise<Delivery> {
   const commitBounds = o.commitSignal ? { signal: o.commitSignal } : bounds;
   const pushBounds = o.pushSignal ? { signal: o.pushSignal } : bounds;
   try {
-    const staged = await o.checkout.commitChanges(o.message, {
-      ...commitBounds,
-      baselineUntracked: o.baselineUntracked,
-    });
+    const staged = await timed(o, 'commit', () =>
+      o.checkout.commitChanges(o.message, {
+        ...commitBounds,
+        baselineUntracked: o.baselineUntracked,
+      }),
+    );
     out.leftOut = staged.leftOut;
     const left = describeLeftOut(staged.leftOut);
     if (left) out.notices.push(left);
@@ -374,7 +390,7 @@ export async function deliverWork(o: DeliverOptions): Promise<Delivery> {
   }
   if (o.onCommitted) await o.onCommitted(out).catch(() => undefined);
   if (!o.push || pushBounds.signal?.aborted) {
-    await writeBack(o.checkout, out);
+    out.notices.push(...(await writeBack(o.checkout)));
     return out;
   }
   return pushAndPropose(o, out, pushBounds);
@@ -389,8 +405,25 @@ export async function pushAndPropose(
   out: Delivery,
   bounds: { signal?: AbortSignal } = o.signal ? { signal: o.signal } : {},
 ): Promise<Delivery> {
-  const pushed = await o.checkout.push(o.plan.branch, bounds);
-  await writeBack(o.checkout, out, pushed.ok ? pushed : undefined);
+  const pushing = timed(o, 'push', o.checkout.push(o.plan.branch, bounds));
+  o.whilePushing?.();
+  const pushed = await pushing;
+  // Moving the checkout onto the commit is local and the PR is GitHub's: the two go together, and
+  // the delivery is told once both are over (a failure of either leaves the other done).
+  const movedBack = timed(
+    o,
+    'checkout moved to the commit',
+    writeBack(o.checkout, pushed.ok ? pushed : undefined),
+  );
+  try {
+    return await proposeWork(o, out, pushed);
+  } finally {
+    // whatever the PR's fate (even a throw), the checkout's move is over before the delivery is
+    out.notices.push(...(await movedBack));
+  }
+}
+
+async function proposeWork(o: DeliverOptions, out: Delivery, pushed: PushResult): Promise<Delivery> {
   if (!pushed.ok) {
     out.error = pushed.error;
     return out;
@@ -412,17 +445,21 @@ export async function pushAndPropose(
   if (pushed.rebased)
     out.notices.push(`\`${pushed.branch}\` had moved on; the work was rebased onto it before the push.`);
   if (openPr && prAllowed && o.github) {
-    out.pr = await openPullRequest(o.github, {
-      owner: o.owner,
-      repo: o.repo,
-      head: pushed.branch,
-      base: prBase,
-      title: o.prTitle,
-      body: o.prBody(out),
-      draft: o.draft,
-      serverUrl: o.serverUrl,
-      ...(o.prMayExist ? { mayExist: true } : {}),
-    });
+    out.pr = await timed(
+      o,
+      'pull request',
+      openPullRequest(o.github, {
+        owner: o.owner,
+        repo: o.repo,
+        head: pushed.branch,
+        base: prBase,
+        title: o.prTitle,
+        body: o.prBody(out),
+        draft: o.draft,
+        serverUrl: o.serverUrl,
+        ...(o.prMayExist ? { mayExist: true } : {}),
+      }),
+    );
     if (out.pr.kind === 'forbidden' || out.pr.kind === 'failed') {
       out.notices.push(`${out.pr.message} Compare: ${out.pr.compareUrl}`);
     }

@@ -77,18 +77,47 @@ interface RequestOptionsLike {
 }
 
 /**
- * GitHub's manners for integrations, on Octokit's request hook: writes one at a time, a second
- * apart, and three between writes that notify people (`base` ms stand for a second), as GitHub's
- * REST guidance asks; a secondary
- * rate limit (403 or 429 naming it, or with `retry-after`) waited out and retried, as is a primary
- * one (`x-ratelimit-remaining: 0`) whose reset is near. Reads go straight through: they wait on
- * nothing.
+ * How many writes, and how many notifying ones, go without spacing before the spacing starts.
+ * GitHub's REST guidance asks for a second between writes when an integration makes "a large
+ * number" of them, and its secondary limits count content-creating requests per minute (80) and
+ * per hour (500). A run makes a handful (the tracking comment, a reaction, the PR, the summary
+ * edit): spacing those only made every run wait seconds at its end for no limit it could reach.
+ * Past these bursts the spacing applies in full, and a secondary limit met anyway is waited out.
+ */
+export const WRITE_BURST = 8;
+export const NOTIFYING_BURST = 4;
+
+/**
+ * A burst of `burst` sends at once, then one every `intervalMs` (the generic cell rate algorithm:
+ * `due` is when the next send would be on time if none had been early).
+ */
+class Spacing {
+  private due = 0;
+  constructor(
+    private readonly burst: number,
+    private readonly intervalMs: number,
+  ) {}
+  /** ms to wait before the next send (0: at once) */
+  wait(now: number): number {
+    return Math.max(0, this.due - now - (this.burst - 1) * this.intervalMs);
+  }
+  sent(now: number): void {
+    this.due = Math.max(this.due, now) + this.intervalMs;
+  }
+}
+
+/**
+ * GitHub's manners for integrations, on Octokit's request hook: writes one at a time; past a
+ * run's first few (WRITE_BURST), a second apart, and three between writes that notify people
+ * (past NOTIFYING_BURST), `base` ms standing for a second, as GitHub's REST guidance asks for
+ * many writes; a secondary rate limit (403 or 429 naming it, or with `retry-after`) waited out and
+ * retried, as is a primary one (`x-ratelimit-remaining: 0`) whose reset is near. Reads go
+ * straight through: they wait on nothing.
  */
 function rateLimitManners(octokit: GitHubClient, o: { base: number; retries: number; log?: LogSink }): void {
   let writes: Promise<unknown> = Promise.resolve();
-  // a second after any write; three after one that notifies, for the next that notifies
-  let nextWriteAt = 0;
-  let nextNotifyingAt = 0;
+  const anyWrite = new Spacing(WRITE_BURST, o.base);
+  const notifyingWrite = new Spacing(NOTIFYING_BURST, 3 * o.base);
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   octokit.hook.wrap('request', async (request, options) => {
     const opts = options as unknown as RequestOptionsLike;
@@ -97,17 +126,16 @@ function rateLimitManners(octokit: GitHubClient, o: { base: number; retries: num
     const path = new URL(opts.url, 'http://github.invalid').pathname;
     const send = async (): Promise<Awaited<ReturnType<typeof request>>> => {
       if (!write) return request(options);
-      // one write at a time, each after the spacing the previous one asked for
+      // one write at a time, each after the spacing its kind asks for
       const notifying = NOTIFYING.test(path);
       const turn = writes.then(async () => {
-        const wait = Math.max(nextWriteAt, notifying ? nextNotifyingAt : 0) - Date.now();
+        const now = Date.now();
+        const wait = Math.max(anyWrite.wait(now), notifying ? notifyingWrite.wait(now) : 0);
         if (wait > 0) await sleep(wait);
-        try {
-          return await request(options);
-        } finally {
-          nextWriteAt = Date.now() + o.base;
-          if (notifying) nextNotifyingAt = Date.now() + 3 * o.base;
-        }
+        const at = Date.now();
+        anyWrite.sent(at);
+        if (notifying) notifyingWrite.sent(at);
+        return request(options);
       });
       writes = turn.catch(() => undefined);
       return turn;

@@ -121,6 +121,7 @@ describe('an issue comment with the trigger phrase', () => {
           author: { login: 'alice', id: 4242 },
         },
       }),
+      env: { PATCHLOOP_TIMINGS: '1' },
     });
     expect(r.code, r.stderr.slice(-3000)).toBe(0);
     expect(r.outputs).toMatchObject({
@@ -210,6 +211,9 @@ describe('an issue comment with the trigger phrase', () => {
       log.split('\n').filter((l) => l === '::endgroup::').length,
     );
     expect(log).toMatch(/\npatchloop: success · [^\n]*4 turns/);
+    // PATCHLOOP_TIMINGS: where the ending's time went, a line per phase in the log
+    for (const phase of ['commit', 'push', 'pull request', 'summary comment', 'final answer → exit'])
+      expect(log).toMatch(new RegExp(`\\npatchloop timing: ${phase} \\d+ ms\\n`));
   });
 
   it('ends as no-changes, with no branch and no PR, when the agent changes nothing', async () => {
@@ -225,6 +229,9 @@ describe('an issue comment with the trigger phrase', () => {
     });
     expect(r.code, r.stderr.slice(-3000)).toBe(0);
     expect(r.outputs).toMatchObject({ conclusion: 'no-changes', branch: '', 'pr-url': '' });
+    // without PATCHLOOP_TIMINGS the phase durations are debug lines only
+    expect(r.stdout).toMatch(/\n::debug::patchloop timing: final answer → exit \d+ ms\n/);
+    expect(r.stdout).not.toMatch(/^patchloop timing:/m);
     expect(git(repo.origin, 'branch', '--list', 'patchloop/*')).toBe('');
     expect(gh.pulls.size).toBe(0);
     expect(gh.commentsOn(issue.number).find((x) => x.id !== c.id)!.body).toMatch(/no changes/i);

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGitHubClient, describeGitHubError } from '../../src/github/octokit.js';
+import {
+  createGitHubClient,
+  describeGitHubError,
+  NOTIFYING_BURST,
+  WRITE_BURST,
+} from '../../src/github/octokit.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';
 import { mismatches, responseSchema } from './fixtures/openapi.js';
 import { git, makeRepo } from './git-fixtures.js';
@@ -93,23 +98,88 @@ describe('the GitHub client', () => {
     expect(gh.requestsTo('GET', new RegExp(`/issues/${far.number}$`))).toHaveLength(1);
   });
 
-  it('sends writes one at a time, a unit apart and three between comments, and reads at once', async () => {
+  it("sends a run's handful of writes at once, yet one at a time, and reads beside them", async () => {
+    const issue = gh.addIssue({ title: 'a burst' });
+    // retryAfterBaseValue 600000: a "second" of spacing is ten minutes here, so a single spaced
+    // write would outlast the test's deadline
+    const github = createGitHubClient({
+      token: 'ghs_faketoken',
+      baseUrl: gh.url,
+      retryAfterBaseValue: 600_000,
+    });
+    const where = { owner: 'octo', repo: 'demo', issue_number: issue.number };
+    let inFlight = 0;
+    let mostInFlight = 0;
+    let readArrived!: () => void;
+    const read = new Promise<void>((r) => (readArrived = r));
+    let id = 900_000;
+    gh.override('POST', new RegExp(`/issues/${issue.number}/comments$`), async (req) => {
+      mostInFlight = Math.max(mostInFlight, ++inFlight);
+      // the writes are held until the read has arrived: a read queued behind them never would
+      await read;
+      await new Promise((r) => setTimeout(r, 10));
+      inFlight--;
+      const body = (req.body as { body: string }).body;
+      return {
+        status: 201,
+        body: {
+          id: ++id,
+          body,
+          html_url: `https://github.com/octo/demo/issues/${issue.number}#issuecomment-${id}`,
+        },
+      };
+    });
+    gh.override('GET', new RegExp(`/issues/${issue.number}$`), () => {
+      readArrived();
+      return { status: 200, body: { number: issue.number, title: issue.title } };
+    });
+    const writes = Array.from({ length: NOTIFYING_BURST }, (_, i) =>
+      github.rest.issues.createComment({ ...where, body: `comment ${i}` }),
+    );
+    const got = await github.rest.issues.get(where);
+    expect(got.data.title).toBe('a burst');
+    const done = await Promise.all(writes);
+    expect(done.map((d) => d.data.body)).toEqual(
+      Array.from({ length: NOTIFYING_BURST }, (_, i) => `comment ${i}`),
+    );
+    expect(mostInFlight).toBe(1);
+  });
+
+  it('spaces writes past the burst: a unit apart, and three between writes that notify', async () => {
     const issue = gh.addIssue({ title: 'spaced' });
     // retryAfterBaseValue 40: a "second" of spacing is 40 ms here
-    const github = createGitHubClient({ token: 'ghs_faketoken', baseUrl: gh.url, retryAfterBaseValue: 40 });
+    const unit = 40;
+    const github = createGitHubClient({ token: 'ghs_faketoken', baseUrl: gh.url, retryAfterBaseValue: unit });
     const where = { owner: 'octo', repo: 'demo', issue_number: issue.number };
-    const [a, b] = await Promise.all([
-      github.rest.issues.createComment({ ...where, body: 'one' }),
-      github.rest.issues.createComment({ ...where, body: 'two' }),
-      github.rest.issues.get(where),
-    ]);
-    expect([a.data.body, b.data.body]).toEqual(['one', 'two']);
+    const t0 = Date.now();
+    const posted = await Promise.all(
+      Array.from({ length: NOTIFYING_BURST + 2 }, (_, i) =>
+        github.rest.issues.createComment({ ...where, body: `spaced ${i}` }),
+      ),
+    );
     const posts = gh.requestsTo('POST', new RegExp(`/issues/${issue.number}/comments$`));
-    expect(posts).toHaveLength(2);
-    expect(posts[1]!.at - posts[0]!.at).toBeGreaterThanOrEqual(110);
-    const read = gh.requestsTo('GET', new RegExp(`/issues/${issue.number}$`))[0]!;
-    // the read did not wait for the second write's turn
-    expect(read.at).toBeLessThan(posts[1]!.at);
+    expect(posts).toHaveLength(NOTIFYING_BURST + 2);
+    // Lower bounds only (a loaded machine makes gaps longer, never shorter): the burst's sends
+    // are due at once, the two past it 3 units after each other.
+    expect(posts.at(-1)!.at - t0).toBeGreaterThanOrEqual(2 * 3 * unit);
+
+    // Writes that notify nobody (reactions), from a client of their own: WRITE_BURST at once, then
+    // a unit apart.
+    const other = createGitHubClient({ token: 'ghs_faketoken', baseUrl: gh.url, retryAfterBaseValue: unit });
+    const t1 = Date.now();
+    await Promise.all(
+      Array.from({ length: WRITE_BURST + 2 }, () =>
+        other.rest.reactions.createForIssueComment({
+          owner: 'octo',
+          repo: 'demo',
+          comment_id: posted[0]!.data.id,
+          content: 'eyes',
+        }),
+      ),
+    );
+    const reactions = gh.requestsTo('POST', new RegExp(`/issues/comments/${posted[0]!.data.id}/reactions$`));
+    expect(reactions).toHaveLength(WRITE_BURST + 2);
+    expect(reactions.at(-1)!.at - t1).toBeGreaterThanOrEqual(2 * unit);
   });
 
   it('retries a 500 and gets the answer', async () => {
