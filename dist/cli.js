@@ -5,7 +5,7 @@ import { dirname as __plDirname } from 'node:path';
 const require = __plCreateRequire(import.meta.url);
 const __filename = __plFileURLToPath(import.meta.url);
 const __dirname = __plDirname(__filename);
-import{a as i,b as c}from"./chunks/chunk-ET5RDWSM.js";import{a as s}from"./chunks/chunk-4KGFZQW7.js";import{a as r}from"./chunks/chunk-4X7ZATFQ.js";var m=`patchloop ${s.version}: run an LLM coding agent on a git checkout
+import{a as i,b as c}from"./chunks/chunk-ET5RDWSM.js";import{a as s}from"./chunks/chunk-3PGLJCS4.js";import{a as r}from"./chunks/chunk-4X7ZATFQ.js";var m=`patchloop ${s.version}: run an LLM coding agent on a git checkout
 
 Usage:
   patchloop run [--repo DIR] [--provider P] [--model M] [--base-url U] [--branch B] "task"
@@ -16,7 +16,7 @@ Usage:
 
 Run \`patchloop COMMAND --help\` for a command's options.
   --help       show this text
-  --version    print the version`,l={run:r(async()=>(await import("./chunks/run-THC6WLSE.js")).runCommand,"run"),tool:r(async()=>(await import("./chunks/tool-CI3ERQDT.js")).toolCommand,"tool"),inspect:r(async()=>(await import("./chunks/inspect-EIIAVQVW.js")).inspectCommand,"inspect"),export:r(async()=>(await import("./chunks/export-BLI3IPHM.js")).exportCommand,"export"),replay:r(async()=>(await import("./chunks/replay-EGOKVEPB.js")).replayCommand,"replay")};async function d(e,t){let[o,...u]=e;if(o===void 0||o==="--help"||o==="-h"||o==="help")return(o===void 0?t.stderr:t.stdout).write(`${m}
+  --version    print the version`,l={run:r(async()=>(await import("./chunks/run-36WWLTYE.js")).runCommand,"run"),tool:r(async()=>(await import("./chunks/tool-2JNFZ2H6.js")).toolCommand,"tool"),inspect:r(async()=>(await import("./chunks/inspect-JM7H4OFN.js")).inspectCommand,"inspect"),export:r(async()=>(await import("./chunks/export-BXCRVGOW.js")).exportCommand,"export"),replay:r(async()=>(await import("./chunks/replay-7WUIAZTT.js")).replayCommand,"replay")};async function d(e,t){let[o,...u]=e;if(o===void 0||o==="--help"||o==="-h"||o==="help")return(o===void 0?t.stderr:t.stdout).write(`${m}
 `),o===void 0?2:0;if(o==="--version"||o==="-v")return t.stdout.write(`${s.version}
 `),0;let a=Object.hasOwn(l,o)?l[o]:void 0;if(!a)return t.stderr.write(`patchloop: unknown command "${o}"
 
