@@ -8,7 +8,7 @@ import { describeGitHubError } from '../github/octokit.js';
 import { fetchFileText } from '../github/agents-md.js';
 import type { PullRequestRefs } from '../github/task.js';
 import { McpConfigError, mcpSecrets, parseMcpConfig, type McpServerConfig } from '../tools/mcp/config.js';
-import { describeMcpServers, startMcpServers, type McpSession } from '../tools/mcp/servers.js';
+import type { McpSession } from '../tools/mcp/servers.js';
 import type { CommandSandbox } from '../tools/process.js';
 import type { RunState } from './state.js';
 
@@ -66,6 +66,9 @@ export async function startRunMcp(
   servers: McpServerConfig[],
   c: McpStartContext,
 ): Promise<McpSession> {
+  // Loaded only when there are servers: the MCP SDK (with zod and ajv) is a third of what the
+  // bundle would otherwise parse at every start.
+  const { describeMcpServers, startMcpServers } = await import('../tools/mcp/servers.js');
   const session = await startMcpServers(servers, {
     root: s.runner.workspace,
     commands: c.commands,

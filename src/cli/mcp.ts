@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import { McpConfigError, parseMcpConfig, type McpServerConfig } from '../tools/mcp/config.js';
-import { describeMcpServers, startMcpServers, type McpSession } from '../tools/mcp/servers.js';
+import type { McpSession } from '../tools/mcp/servers.js';
 import type { CommandSandbox } from '../tools/process.js';
 import { UsageError, type CliIO } from './io.js';
 
@@ -40,6 +40,9 @@ export interface CliMcpOptions {
 
 /** Starts the servers; says on stderr what each offers or why it was left out. */
 export async function startCliMcp(servers: McpServerConfig[], o: CliMcpOptions): Promise<McpSession> {
+  // Loaded only when there are servers: the MCP SDK (with zod and ajv) is a third of what the
+  // bundle would otherwise parse at every start.
+  const { describeMcpServers, startMcpServers } = await import('../tools/mcp/servers.js');
   const session = await startMcpServers(servers, {
     root: o.root,
     commands: o.commands ?? true,
