@@ -135,7 +135,7 @@ describe('the Actions log through node dist/index.js', () => {
     // The step summary and the comment lead with the answer.
     for (const text of [r.stepSummary, comment]) {
       expect(text.split('\n')[0]).toMatch(
-        /^✅ \*\*patchloop: success\*\* · \[PR #2\]\(https:\/\/github\.com\/octo\/demo\/pull\/2\) · [\d.]+ s · \$0\.\d+ \(estimated\) · \[workflow run\]\(https:\/\/github\.com\/octo\/demo\/actions\/runs\/9001\)$/,
+        /^✅ \*\*patchloop: success\*\* · \[PR #2\]\(https:\/\/github\.com\/octo\/demo\/pull\/2\) · (?:\d+ ms|[\d.]+ s) · \$0\.\d+ \(estimated\) · \[workflow run\]\(https:\/\/github\.com\/octo\/demo\/actions\/runs\/9001\)$/,
       );
       expect(text).toContain('> /patchloop guard div against zero');
       expect(text).toContain('**Answer**\n\n> Guarded div() against a zero divisor.');
