@@ -432,7 +432,7 @@ export async function attack(o: AttackOptions): Promise<AttackRun> {
 }
 
 /** Said in the log or summary when commands run without isolation. */
-export const UNISOLATED = /not isolated|unisolated|without isolation/i;
+export const UNISOLATED = /not isolated|(?<!allow-)unisolated|without isolation/i;
 
 /** The processes of this machine whose command line contains `needle` (as root: all of them). */
 export function processesMatching(needle: string): number[] {
@@ -582,8 +582,9 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
       [/return new [\w$]+\("it lies inside the git directory","git-dir"\)/g, 'return void 0'],
       [/throw new [\w$]+\("it lies inside the git directory","git-dir"\)/g, 'void 0'],
       [
-        /throw new ([\w$]+)\("it lies outside the workspace","outside"\)\}a\(([\w$]+),"checkAncestry"\)/g,
-        'return}a($2,"checkAncestry")',
+        // the minifier's name for keepNames' helper changes from build to build
+        /throw new ([\w$]+)\("it lies outside the workspace","outside"\)\}([\w$]+)\(([\w$]+),"checkAncestry"\)/g,
+        'return}$2($3,"checkAncestry")',
       ],
     ],
   },

@@ -188,7 +188,7 @@ describe.skipIf(!root)('command-network through the bundled action', () => {
       });
       expect(problems).toEqual([]);
       expect(run.r.outputs.conclusion).toBe('success');
-      expect(run.comment).toMatch(/\| Command network \| none \(each command has its own loopback only\) \|/);
+      expect(run.comment).toMatch(/^- Command network: none \(each command has its own loopback only\)$/m);
       expect(run.log).toMatch(/command network \(command-network\): none/);
       expect(seen).toMatch(/command-network is none: commands have no network but their own loopback/);
     } finally {
@@ -265,7 +265,7 @@ describe.skipIf(!root)('command-network through the bundled action', () => {
         /\[command-network refused refused\.test \(2×\), metadata\.test \(not in command-network\)/,
       );
       expect(run.comment).toMatch(
-        /\| Command network \| HTTP and HTTPS to allowed\.test, metadata\.test only, through patchloop’s proxy; refused: refused\.test \(2×\), metadata\.test \|/,
+        /^- Command network: HTTP and HTTPS to allowed\.test, metadata\.test only, through patchloop’s proxy; refused: refused\.test \(2×\), metadata\.test$/m,
       );
       expect(run.log).toMatch(/command-network refused refused\.test \(2×\), metadata\.test\./);
     } finally {
