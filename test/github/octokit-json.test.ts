@@ -26,7 +26,18 @@ describe('octokit-json', () => {
   it('parses every text to what json-with-bigint gives', () => {
     fc.assert(
       fc.property(texts, (text) => {
-        expect(JSONParse(text)).toEqual(libraryParse(text));
+        let expected: unknown;
+        try {
+          expected = libraryParse(text);
+        } catch (err) {
+          // On Node 24 (seen with 24.21) the library's own parse (through JSON.parse's source text) fails
+          // on an object with a key such as "toString" ("Cannot convert object to primitive
+          // value"); there the text is one JSON.parse reads as well, and the bundle's stand-in
+          // must give what JSON.parse gives.
+          if (err instanceof SyntaxError) throw err;
+          expected = JSON.parse(text);
+        }
+        expect(JSONParse(text)).toEqual(expected);
       }),
       { numRuns: 500 },
     );
@@ -41,6 +52,8 @@ describe('octokit-json', () => {
     });
     const usual = '[{"id":2190123456,"body":"fix it","user":{"login":"alice"}}]';
     expect(JSONParse(usual)).toEqual(JSON.parse(usual));
+    // where json-with-bigint itself throws on Node 24 (GitHub's runners), the bundle's parse does not
+    expect(JSONParse('{"toString":"","valueOf":"x","id":1}')).toEqual({ toString: '', valueOf: 'x', id: 1 });
     expect(() => JSONParse('')).toThrow(SyntaxError);
     expect(() => JSONParse('{"a":')).toThrow(SyntaxError);
   });
