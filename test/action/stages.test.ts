@@ -140,6 +140,25 @@ async function agentJob(o: { refusedComment?: boolean } = {}) {
   return { issue, ctx, agent, name, refsBefore };
 }
 
+/** The follow-up's model: it makes NaN divisors give 0 too, on top of the first run's fix. */
+const NAN_TURNS: AnthropicTurn[] = [
+  {
+    toolCalls: [
+      {
+        id: 'toolu_nan',
+        name: 'edit_file',
+        json: JSON.stringify({
+          path: 'src/math.js',
+          oldText: '(b === 0 ? 0 : a / b)',
+          newText: '(b === 0 || Number.isNaN(b) ? 0 : a / b)',
+        }),
+      },
+    ],
+    usage: { input: 900, output: 40 },
+  },
+  { text: 'NaN divisors give 0 as well.', usage: { input: 1000, output: 20 } },
+];
+
 describe('stage: agent, then stage: deliver', () => {
   it('lands the fix as one job would: branch on origin, PR, the summary comment, outputs, a follow-up marker', async () => {
     const { issue, ctx, agent, name } = await agentJob();
@@ -208,23 +227,7 @@ describe('stage: agent, then stage: deliver', () => {
       issue: ctx.issue,
       comment: { id: again.id, body: again.body },
       workspace: repo.clone('next'),
-      turns: [
-        {
-          toolCalls: [
-            {
-              id: 'toolu_nan',
-              name: 'edit_file',
-              json: JSON.stringify({
-                path: 'src/math.js',
-                oldText: '(b === 0 ? 0 : a / b)',
-                newText: '(b === 0 || Number.isNaN(b) ? 0 : a / b)',
-              }),
-            },
-          ],
-          usage: { input: 900, output: 40 },
-        },
-        { text: 'NaN divisors give 0 as well.', usage: { input: 1000, output: 20 } },
-      ],
+      turns: NAN_TURNS,
     });
     expect(next.r.code, next.r.stderr.slice(-3000)).toBe(0);
     expect(next.r.outputs).toMatchObject({ conclusion: 'success', branch, 'pr-number': '2' });
@@ -727,23 +730,7 @@ describe('a follow-up through both stages', () => {
       issue: ctx.issue,
       comment: { id: again.id, body: again.body },
       runId: RUN_ID + 1,
-      turns: [
-        {
-          toolCalls: [
-            {
-              id: 'toolu_nan',
-              name: 'edit_file',
-              json: JSON.stringify({
-                path: 'src/math.js',
-                oldText: '(b === 0 ? 0 : a / b)',
-                newText: '(b === 0 || Number.isNaN(b) ? 0 : a / b)',
-              }),
-            },
-          ],
-          usage: { input: 900, output: 40 },
-        },
-        { text: 'NaN divisors give 0 as well.', usage: { input: 1000, output: 20 } },
-      ],
+      turns: NAN_TURNS,
     };
     const agent2 = await stageJob({ stage: 'agent', ...next, workspace: repo.clone('agent-2') });
     expect(agent2.r.code, agent2.r.stderr.slice(-3000)).toBe(0);
