@@ -33,7 +33,8 @@ import { asRoot, firstLine, systemBin, type Account, type RootAccess, type RunRe
 // every file system; not inside most containers). An overlay whose upper layer patchloop applies
 // would keep the inodes apart too, but the file tools would then have to read through it.
 
-export type AccessMethod = 'acl' | 'group';
+/** overlay: overlay.ts (nothing of the checkout is changed); acl and group: the walks below. */
+export type AccessMethod = 'overlay' | 'acl' | 'group';
 
 export interface WorkspaceAccess {
   method: AccessMethod;
@@ -177,7 +178,7 @@ export async function openWorkspace(
   root: RootAccess,
   account: Account,
   workspace: string,
-  method: AccessMethod,
+  method: 'acl' | 'group',
 ): Promise<WorkspaceAccess> {
   const git = join(workspace, '.git');
   // only a .git folder gets its own read-only entries; a worktree's .git file is made read-only by

@@ -21,6 +21,7 @@ import { findKeyringTools, probeKeyrings, type KeyringProgram, type KeyringTool 
 import { describeNetwork, networkNote, type CommandNetwork, type RefusedHost } from './network.js';
 import { startNetworkProxy, type NetworkProxy, type ProxyOptions } from './proxy.js';
 import { currentHardLimits, DEFAULT_COMMAND_LIMITS, type CommandLimits } from './limits.js';
+import { openOverlay, overlaySyscalls, tryOverlay, type OverlayBins } from './overlay.js';
 import { selfCheck } from './self-check.js';
 import { findSharedDirs } from './shared-dirs.js';
 import { asRoot, ensureUser, findRootAccess, firstLine, SANDBOX_USER, systemBin } from './user.js';
@@ -45,7 +46,9 @@ export type Defence =
   | 'network'
   | 'keyring'
   | 'ipc-uts'
-  | 'shared-dirs';
+  | 'shared-dirs'
+  | 'cover-private'
+  | 'overlay-in-place';
 
 export interface SandboxOptions {
   workspace: string;
@@ -61,7 +64,11 @@ export interface SandboxOptions {
   commandEnv?: string[];
   limits?: Partial<CommandLimits>;
   user?: string;
-  /** Default: ACLs when setfacl is installed, else (as root) the user's group. */
+  /**
+   * Default: the overlay where this machine can make it (overlay.ts), else ACLs when setfacl is
+   * installed, else (as root) the user's group. An explicit method that cannot be had here makes
+   * commands unavailable.
+   */
   access?: AccessMethod;
   /** What commands may reach (`command-network`). Default: none, their own loopback only. */
   network?: CommandNetwork;
@@ -185,7 +192,17 @@ function makeSandbox(plan: LaunchPlan, pass: string[], privateDirs: string[]): C
       env.GIT_CONFIG_COUNT = String(n + 1);
       // given to this one command by its caller (an MCP server's own env), never to any other
       Object.assign(env, spec.ownEnv);
-      return launch(plan, spec.command, spec.cwd, env, spec.timeoutMs);
+      const overlay = plan.overlay?.access;
+      if (!overlay) return launch(plan, spec.command, spec.cwd, env, spec.timeoutMs);
+      if (spec.readOnlyWorkspace)
+        return launch(plan, spec.command, spec.cwd, env, spec.timeoutMs, { readOnly: true });
+      // a covered path that moved is not covered: no command runs (fail closed)
+      overlay.verify();
+      const layer = overlay.next++;
+      return {
+        ...launch(plan, spec.command, spec.cwd, env, spec.timeoutMs, { layer }),
+        settle: () => overlay.apply(layer),
+      };
     },
     signal: ((pgid, sig) => {
       if (!root.viaSudo) {
@@ -358,10 +375,8 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
   const ownNetwork = policy.kind !== 'all' && !weak.has('network');
   // fail closed: a policy that needs the namespace makes commands unavailable where it cannot be had
   if (ownNetwork && typeof machine.network === 'string') return unavailable(machine.network);
-  const method: AccessMethod = opts.access ?? (systemBin('setfacl') ? 'acl' : 'group');
-  if (method === 'acl' && !systemBin('setfacl')) return unavailable('setfacl (package acl) is not installed');
-  if (method === 'group' && root.viaSudo)
-    return unavailable('setfacl (package acl) is needed to share the workspace when not running as root');
+  const walkMethod = systemBin('setfacl') ? 'acl' : 'group';
+  let method: AccessMethod = opts.access ?? 'overlay';
 
   const parts = workspace.split('/').filter(Boolean);
   const hide = parts.length > 1 && !weak.has('hide-above') ? `/${parts[0]}` : undefined;
@@ -371,6 +386,37 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
   );
   if (!stash)
     throw new SandboxSetupError(`none of ${STASH_CANDIDATES.join(', ')} can hold the workspace's mounts`);
+  const perl = systemBin('perl');
+  const rm = systemBin('rm');
+  const syscalls = overlaySyscalls();
+  const overlayBins: OverlayBins | undefined =
+    perl && rm
+      ? {
+          find: bins.find,
+          perl,
+          unshare: bins.unshare,
+          mount: bins.mount,
+          sh: bins.sh,
+          mkdir: bins.mkdir,
+          rm,
+        }
+      : undefined;
+  if (method === 'overlay') {
+    // the very mounts of a command, once, on this workspace (constant cost: no walk)
+    const why =
+      !overlayBins || !syscalls
+        ? !overlayBins
+          ? 'perl is not installed'
+          : `Perl's syscall() is used only on x86_64 and aarch64, not ${process.arch}`
+        : await tryOverlay(root, workspace, overlayBins, stash);
+    if (why) {
+      if (opts.access === 'overlay') return unavailable(why);
+      method = walkMethod;
+    }
+  }
+  if (method === 'acl' && !systemBin('setfacl')) return unavailable('setfacl (package acl) is not installed');
+  if (method === 'group' && root.viaSudo)
+    return unavailable('setfacl (package acl) is needed to share the workspace when not running as root');
   // each gets a fresh tmpfs (made again inside the hidden top folder when it lies there), except
   // one that holds the workspace: when that is /tmp, the hiding tmpfs is its fresh copy
   const scratch = SCRATCH_DIRS.map(realDir).filter(
@@ -467,7 +513,34 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     // fails, what was opened is known to the clean-up (which waits for the opening to settle).
     // group access: the first refresh looks into every folder changed since the opening began
     if (plan.groupRefresh) plan.refreshSince = Date.now() - REFRESH_MARGIN_MS;
-    opening = openWorkspace(root, account, workspace, method).then((a) => (access = a));
+    const openWalks = (m: 'acl' | 'group') => {
+      method = m;
+      plan.groupRefresh = m === 'group';
+      if (plan.groupRefresh) plan.refreshSince = Date.now() - REFRESH_MARGIN_MS;
+      return openWorkspace(root, account, workspace, m).then((a) => (access = a));
+    };
+    opening =
+      method === 'overlay' && overlayBins && syscalls
+        ? openOverlay(root, workspace, { ...overlayBins, chown: bins.chown }, account.uid).then((o) => {
+            if (typeof o !== 'string') {
+              plan.overlay = {
+                perl: overlayBins.perl,
+                syscalls,
+                access: weak.has('cover-private') ? { ...o, hidden: { folders: [], files: [] } } : o,
+                inPlace: weak.has('overlay-in-place'),
+              };
+              access = { method: 'overlay', revoke: () => o.dispose() };
+              return;
+            }
+            // a workspace of many private paths (umask 077): the walks, which cover each by its mode
+            if (opts.access === 'overlay') throw new SandboxSetupError(o);
+            if (walkMethod === 'group' && root.viaSudo)
+              throw new SandboxSetupError(
+                `${o}, and setfacl (package acl) is needed to share it when not running as root`,
+              );
+            return openWalks(walkMethod);
+          })
+        : openWalks(method as 'acl' | 'group');
     const [, shared] = await Promise.all([
       opening,
       weak.has('shared-dirs')
@@ -535,26 +608,32 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
   });
   // awaited by whoever runs commands; until then a failure must not count as unhandled
   settled.catch(() => undefined);
-  const reason = [
-    `commands run as user ${account.user} (uid ${account.uid}) in their own PID and mount namespace`,
-    plan.keepIpcUts ? '' : 'with their own System V IPC and host name',
-    plan.freshKeyring ? 'a session keyring of their own' : '',
-    hide ? `with everything above the workspace hidden` : '',
-    privateDirs.length ? `${privateDirs.join(', ')} hidden` : '',
-    hasGit ? '.git read-only' : '',
-    `${method === 'acl' ? 'ACL' : 'group'} access to the workspace`,
-    `network: ${plan.network ? describeNetwork(policy) : describeNetwork({ kind: 'all' })}`,
-    weak.has('limits')
-      ? ''
-      : `limits of ${processes} processes and ${Math.round(limits.fileBytes / 1024 ** 2)} MiB per file`,
-  ]
-    .filter(Boolean)
-    .join(', ');
+  const describe = () =>
+    [
+      `commands run as user ${account.user} (uid ${account.uid}) in their own PID and mount namespace`,
+      plan.keepIpcUts ? '' : 'with their own System V IPC and host name',
+      plan.freshKeyring ? 'a session keyring of their own' : '',
+      hide ? `with everything above the workspace hidden` : '',
+      privateDirs.length ? `${privateDirs.join(', ')} hidden` : '',
+      hasGit ? '.git read-only' : '',
+      method === 'overlay'
+        ? 'the workspace as an overlay whose writes patchloop moves in after each command'
+        : `${method === 'acl' ? 'ACL' : 'group'} access to the workspace`,
+      `network: ${plan.network ? describeNetwork(policy) : describeNetwork({ kind: 'all' })}`,
+      weak.has('limits')
+        ? ''
+        : `limits of ${processes} processes and ${Math.round(limits.fileBytes / 1024 ** 2)} MiB per file`,
+    ]
+      .filter(Boolean)
+      .join(', ');
   let disposed: Promise<void> | undefined;
   return {
     kind: 'isolated',
     sandbox,
-    reason,
+    // the method may change while `ready` is under way (a workspace the overlay cannot take)
+    get reason() {
+      return describe();
+    },
     ready: settled,
     // Outside the workspace the set-up changed nothing but the sandbox user's account (kept for
     // the next run); inside it, the access granted is taken back, once the set-up has settled.

@@ -1,7 +1,9 @@
 import { keyringStep, type KeyringTool } from './keyring.js';
+import { join } from 'node:path';
 import type { CommandLimits } from './limits.js';
 import { prlimitArgs } from './limits.js';
 import type { Account, RootAccess } from './user.js';
+import { COVER_STEP, IDMAP_STEP, type OverlayAccess, type OverlaySyscalls } from './overlay.js';
 
 /** Programs the launch runs, each resolved once to an absolute path in a system folder. */
 export interface LaunchBins {
@@ -62,6 +64,24 @@ export interface LaunchPlan {
   refreshSince?: number;
   /** A network namespace of the command's own (`command-network` none or hosts); undefined: the runner's network. */
   network?: NetworkPlan;
+  /** The overlay access method (overlay.ts); undefined: the workspace is shared by access.ts's walks. */
+  overlay?: OverlayPlan;
+}
+
+export interface OverlayPlan {
+  perl: string;
+  syscalls: OverlaySyscalls;
+  access: OverlayAccess;
+  /** Tests only: the idmapped workspace itself, no overlay (commands write the checkout's inodes). */
+  inPlace?: boolean;
+}
+
+/** How one command sees the workspace. */
+export interface WorkspaceView {
+  /** The overlay's layer number (its upper layer is `<state>/<n>/up`). */
+  layer?: number;
+  /** Bound read-only: an MCP stdio server, whose writes could not be moved in while it runs. */
+  readOnly?: boolean;
 }
 
 /** How a command's network namespace is made: `ip` brings its loopback up; `bridge` reaches the proxy. */
@@ -104,9 +124,20 @@ const PRELUDE = String.raw`set -eu
 umask 022
 mount=$1 umount=$2 mkdir=$3 chown=$4 chmod=$5; shift 5
 ws=$1 hide=$2 hide_mode=$3 stash=$4 owner=$5 home=$6 cwd=$7; shift 7
+view=$1 perl=$2 idmap=$3 cover=$4 nr=$5 mnr=$6 layer=$7 fu=$8 fg=$9; shift 9
 fail() { echo "patchloop sandbox: $*" >&2; exit 125; }
 n=$1; shift
 "$mount" -t tmpfs -o mode=0700,size=64k patchloop-stash "$stash"
+if [ "$view" = overlay ] || [ "$view" = in-place ]; then
+  "$mkdir" "$stash/l" "$stash/s" "$stash/d"
+  : > "$stash/f"
+  "$chmod" 000 "$stash/d" "$stash/f"
+  "$mkdir" -p "$layer/up" "$layer/work"
+  "$chown" "$owner" "$layer/up"
+  "$chmod" 0755 "$layer/up"
+  "$mount" --bind "$layer" "$stash/s"
+  "$perl" -t -X -e "$idmap" -- "$nr" "$ws" "$stash/l" "$fu" "${'$'}{owner%%:*}" "$fg" "${'$'}{owner##*:}"
+fi
 i=0
 for d do
   [ "$i" -lt "$n" ] || break
@@ -123,6 +154,14 @@ if [ -n "$hide" ]; then
   "$mount" -t tmpfs -o "mode=$hide_mode" patchloop-hidden "$hide"
   "$mkdir" -p "$ws"
   "$mount" --rbind "$stash/ws" "$ws"
+fi
+if [ "$view" = overlay ]; then
+  "$mount" -t overlay patchloop-workspace -o "lowerdir=$stash/l,upperdir=$stash/s/up,workdir=$stash/s/work,redirect_dir=off,index=off,metacopy=off,xino=off" "$ws"
+elif [ "$view" = in-place ]; then
+  "$mount" --rbind "$stash/l" "$ws"
+elif [ "$view" = read-only ]; then
+  "$mount" --rbind "$ws" "$ws"
+  "$mount" -o remount,bind,ro "$ws"
 fi
 shift "$n"
 t=$1; shift
@@ -156,6 +195,11 @@ while [ "$r" -gt 0 ]; do
   fi
   shift; r=$((r-1))
 done
+c=$1; shift
+if [ "$c" -gt 0 ]; then
+  "$perl" -t -X -e "$cover" -- "$mnr" "$stash/d" "$stash/f" "$@"
+  shift "$c"
+fi
 "$mkdir" -p -m 0700 "$home"
 "$chown" "$owner" "$home"
 i=0
@@ -296,8 +340,18 @@ function networkStep(plan: LaunchPlan): string[] {
 }
 
 /** The argv that runs `command` in `cwd` as the sandbox user, as root would start it (no sudo). */
-export function commandArgv(plan: LaunchPlan, command: string, cwd: string, timeoutMs?: number): string[] {
+export function commandArgv(
+  plan: LaunchPlan,
+  command: string,
+  cwd: string,
+  timeoutMs?: number,
+  view: WorkspaceView = {},
+): string[] {
   const { bins, account } = plan;
+  const ovl = plan.overlay;
+  const overlay = ovl !== undefined && view.layer !== undefined && !view.readOnly;
+  const hidden = overlay ? ovl.access.hidden : { folders: [], files: [] };
+  const cover = hidden.folders.length + hidden.files.length;
   const argv = [
     // if patchloop (or sudo) dies, unshare dies, and with it the whole namespace (--kill-child)
     bins.setpriv,
@@ -326,6 +380,15 @@ export function commandArgv(plan: LaunchPlan, command: string, cwd: string, time
     `${account.uid}:${account.gid}`,
     SANDBOX_HOME,
     cwd,
+    overlay ? (ovl.inPlace ? 'in-place' : 'overlay') : view.readOnly ? 'read-only' : 'shared',
+    ovl?.perl ?? '',
+    IDMAP_STEP,
+    COVER_STEP,
+    String(ovl?.syscalls.unshare ?? 0),
+    String(ovl?.syscalls.mount ?? 0),
+    overlay ? join(ovl.access.state, String(view.layer)) : '',
+    String(ovl?.access.owner.uid ?? 0),
+    String(ovl?.access.owner.gid ?? 0),
     String(plan.readOnly.length),
     ...plan.readOnly,
     String(plan.sticky.length),
@@ -338,6 +401,10 @@ export function commandArgv(plan: LaunchPlan, command: string, cwd: string, time
     ...plan.shared,
     String(plan.sharedReadOnly.length),
     ...plan.sharedReadOnly,
+    String(cover ? cover + 2 : 0),
+    ...(cover
+      ? [String(hidden.folders.length), String(hidden.files.length), ...hidden.folders, ...hidden.files]
+      : []),
     ...plan.readOnly,
   ];
   if (plan.groupRefresh)
@@ -381,8 +448,9 @@ export function launch(
   cwd: string,
   env: Record<string, string>,
   timeoutMs?: number,
+  view: WorkspaceView = {},
 ): { file: string; args: string[]; env: Record<string, string> } {
-  const argv = commandArgv(plan, command, cwd, timeoutMs);
+  const argv = commandArgv(plan, command, cwd, timeoutMs, view);
   // the next refresh looks at what changed from now on (this one's walk starts after this)
   if (plan.groupRefresh) plan.refreshSince = Date.now() - REFRESH_MARGIN_MS;
   if (!plan.root.viaSudo) return { file: argv[0]!, args: argv.slice(1), env };

@@ -149,5 +149,10 @@ export function formatCommandResult(
     notice += ' Narrow the command (e.g. run one test, or filter with grep) to see less at a time.]';
     parts.push(notice);
   }
-  return { content: [{ type: 'text', text: parts.join('\n') }], details, isError: failed };
+  if (result.workspaceNote) parts.push(`[${result.workspaceNote}]`);
+  return {
+    content: [{ type: 'text', text: parts.join('\n') }],
+    details,
+    isError: failed || result.workspaceNote !== undefined,
+  };
 }

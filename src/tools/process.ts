@@ -23,6 +23,11 @@ export interface CommandSpec {
    * caller vouches for them, and no other command ever gets them.
    */
   ownEnv?: Record<string, string>;
+  /**
+   * The command lives beside others (an MCP stdio server): it sees the workspace read-only where
+   * the sandbox moves commands' writes in after they end (the overlay method).
+   */
+  readOnlyWorkspace?: boolean;
 }
 
 export interface CommandSandbox {
@@ -33,6 +38,12 @@ export interface CommandSandbox {
     env: Record<string, string>;
     uid?: number;
     gid?: number;
+    /**
+     * Awaited once the command and everything it started have ended, before its result is read:
+     * the sandbox puts what it wrote into the workspace. A note for the model when some of it
+     * could not be.
+     */
+    settle?: () => Promise<string | undefined>;
   };
   /** Signals a process group the sandbox started, when the caller itself may not (another uid). */
   signal?: SignalGroup;
@@ -87,6 +98,8 @@ export interface CommandResult extends CapturedOutput {
   outputLimit?: number;
   /** Set when the command could not be started at all. */
   spawnError?: string;
+  /** Set when some of what the command wrote could not be put into the workspace (the sandbox's overlay). */
+  workspaceNote?: string;
   durationMs: number;
   /** Pid of the launched process, which is also its process group id. */
   pid?: number;
@@ -132,11 +145,13 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
   const grace = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
 
   let child;
+  let settle: (() => Promise<string | undefined>) | undefined;
   try {
     // a sandbox refuses to launch before its self-check has passed: that is a spawn error too
     const launch = options.sandbox
       ? options.sandbox.wrap(spec)
       : { file: shell, args: ['-c', options.command], env, uid: undefined, gid: undefined };
+    settle = launch.settle;
     child = spawn(launch.file, launch.args, {
       cwd: options.cwd,
       env: launch.env,
@@ -147,10 +162,12 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
       windowsHide: true,
     });
   } catch (err) {
+    const note = await settle?.().catch((e: unknown) => String(e));
     return {
       ...base,
       ...output.finish(),
       spawnError: err instanceof Error ? err.message : String(err),
+      ...(note ? { workspaceNote: note } : {}),
       durationMs: Date.now() - started,
     };
   }
@@ -225,8 +242,13 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
   child.stdout.destroy();
   child.stderr.destroy();
   if (progressTimer) clearTimeout(progressTimer);
+  // the command's namespace, and every process in it, are gone: what it wrote can be put in place
+  const note = await settle?.().catch(
+    (e: unknown) => `what the command wrote could not be put into the workspace: ${String(e)}`,
+  );
 
   return {
+    ...(note ? { workspaceNote: note } : {}),
     exitCode: exit.code,
     signal: exit.signal,
     timedOut,

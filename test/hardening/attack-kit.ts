@@ -781,6 +781,12 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
       [/\.stage!=="agent"/g, '.stage!=="agent-off"'],
     ],
   },
+  // not a defence: the workspace shared by the ACL walks (access.ts) rather than the overlay, for the
+  // attacks whose later defences only show where a command can rename a private path
+  'access-walks': {
+    what: 'the sandbox shares the workspace by the ACL walks, not the overlay',
+    edits: [[/\.access\?\?"overlay"/g, '.access??"acl"']],
+  },
   // PL_WEAKEN=hide-above,read-only-git,private-dirs,limits,network,keyring,ipc-uts,shared-dirs picks the sandbox's own test switches
   'sandbox-weaken': {
     what: 'the sandbox defences named in PL_WEAKEN are left out, and its self-check skipped',

@@ -245,6 +245,10 @@ describe.skipIf(!root)('check-then-use in the file tools', () => {
               writeFileSync(join(ws, 'real', n), `inside-${nonce}\n`);
             spawnSync('ln', ['-sfn', 'real', join(ws, 'flip')]);
             spawnSync('chown', ['-R', SANDBOX_USER, join(ws, 'real'), join(ws, 'flip')]);
+            // the workspace's own folder too: under the overlay method the sandbox user has no
+            // write access to the checkout outside a command's namespace, and this part is about
+            // the file tools holding on their own against a process that has
+            spawnSync('setfacl', ['-m', `u:${SANDBOX_USER}:rwx`, ws]);
             outsider = spawn(
               'setpriv',
               [

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { runCommand } from '../../src/tools/process.js';
@@ -15,6 +15,7 @@ import {
   makeFixture,
   plantRunSecrets,
   sandboxAclEntries,
+  switchOff,
   wellBehaved,
   type AttackRun,
 } from './attack-kit.js';
@@ -35,13 +36,19 @@ import { toolResultsSent } from './planted.js';
 
 const secrets = plantRunSecrets();
 let action: BuiltAction;
+// the same bundle sharing the workspace by the ACL walks (access.ts) instead of the overlay, where a
+// command's rename of a private path goes through and the defences after it are what holds
+let walks: BuiltAction;
 
 beforeAll(async () => {
   action = await actionUnderTest(buildAction);
+  walks = await actionUnderTest(buildAction);
+  switchOff(dirname(walks.path), ['access-walks']);
 }, 120_000);
 const cleanups: (() => void)[] = [];
 afterAll(() => {
   action?.cleanup();
+  walks?.cleanup();
   for (const c of cleanups) c();
 });
 
@@ -81,7 +88,12 @@ describe.skipIf(!root)('private files an earlier step left, renamed by a command
     ].join('\n');
     const failures: string[] = [];
     const seen = { runs: 0, checks: 0, leaks: 0 };
-    for (const route of ['run_tests', 'bash'] as const) {
+    for (const [sharing, route] of [
+      ['overlay', 'run_tests'],
+      ['overlay', 'bash'],
+      ['walks', 'run_tests'],
+      ['walks', 'bash'],
+    ] as const) {
       const f = makeFixture();
       // what google-github-actions/auth and a cloud CLI leave: the action's user's, git-ignored
       writeFileSync(join(f.work, 'gha-creds-abc.json'), creds);
@@ -104,7 +116,7 @@ describe.skipIf(!root)('private files an earlier step left, renamed by a command
         ],
       };
       const run: AttackRun = await attack({
-        action,
+        action: sharing === 'overlay' ? action : walks,
         fixture: f,
         secrets: { ...secrets, values: [...secrets.values, credSecret, folderSecret] },
         ...via,
@@ -116,31 +128,40 @@ describe.skipIf(!root)('private files an earlier step left, renamed by a command
       try {
         const results = toolResultsSent(run.model.requests.at(-1)?.body).join('\n');
         if (!results.includes('probe-done'))
-          failures.push(`${route}: the probe did not run: ${results.slice(0, 600)}`);
+          failures.push(`${sharing} ${route}: the probe did not run: ${results.slice(0, 600)}`);
         if (!results.includes('uid=patchloop-sandbox'))
-          failures.push(`${route}: the probe did not run as the sandbox user`);
-        // the renames are what a command can do: the attack was really made
-        if (!results.includes('moved-file') || !results.includes('moved-folder'))
-          failures.push(`${route}: the renames did not happen: ${results.slice(0, 600)}`);
-        if (run.leaks.length) failures.push(`${route}: secrets in ${run.leaks.join('; ')}`);
+          failures.push(`${sharing} ${route}: the probe did not run as the sandbox user`);
+        // with the walks the renames are what a command can do: the attack was really made; the
+        // overlay covers both paths with mount points, which cannot be renamed
+        if (sharing === 'walks' && (!results.includes('moved-file') || !results.includes('moved-folder')))
+          failures.push(`${sharing} ${route}: the renames did not happen: ${results.slice(0, 600)}`);
+        if (
+          sharing === 'overlay' &&
+          (results.includes('moved-') || (results.match(/Device or resource busy/g) ?? []).length !== 2)
+        )
+          failures.push(`${sharing} ${route}: a rename was not refused: ${results.slice(0, 600)}`);
+        if (run.leaks.length) failures.push(`${sharing} ${route}: secrets in ${run.leaks.join('; ')}`);
         const branch = run.r.outputs.branch;
         if (!branch) {
-          failures.push(`${route}: nothing was pushed: ${run.comment.slice(0, 600)}`);
+          failures.push(`${sharing} ${route}: nothing was pushed: ${run.comment.slice(0, 600)}`);
           continue;
         }
         const tree = git(f.origin, 'ls-tree', '-r', '--name-only', branch).split('\n');
         for (const p of ['creds-leak.txt', 'exposed/token.json'])
-          if (tree.includes(p)) failures.push(`${route}: ${p} was pushed`);
+          if (tree.includes(p)) failures.push(`${sharing} ${route}: ${p} was pushed`);
         if (!git(f.origin, 'show', `${branch}:src/math.js`).includes('b ? a / b : 0'))
-          failures.push(`${route}: the fix was not delivered`);
+          failures.push(`${sharing} ${route}: the fix was not delivered`);
+        if (sharing === 'overlay') continue;
         if (!/`creds-leak\.txt` \(not readable by commands/.test(run.comment))
-          failures.push(`${route}: the summary does not name creds-leak.txt: ${run.comment.slice(0, 1500)}`);
+          failures.push(
+            `${sharing} ${route}: the summary does not name creds-leak.txt: ${run.comment.slice(0, 1500)}`,
+          );
         if (
           !/`exposed\/token\.json` \(not readable by commands: the folder `exposed` is private/.test(
             run.comment,
           )
         )
-          failures.push(`${route}: the summary does not name exposed/token.json`);
+          failures.push(`${sharing} ${route}: the summary does not name exposed/token.json`);
       } finally {
         await run.cleanup();
         f.cleanup();

@@ -9,7 +9,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readZip } from '../../src/github/artifact-download.js';
 import { runAction, buildAction, type ActionRunResult, type BuiltAction } from '../action/harness.js';
@@ -19,6 +19,7 @@ import { ACTIONS_BOT, startFakeGitHub, type FakeGitHub } from '../fakes/github-s
 import { issueComment } from '../github/payloads.js';
 import {
   actionUnderTest,
+  switchOff,
   FIX_CALL,
   git,
   hostile,
@@ -58,11 +59,19 @@ const awsSecret = `aws${randomBytes(18).toString('hex')}`;
 const credSecret = `gcp${randomBytes(16).toString('hex')}`;
 const CANARY = `smuggle-canary-${randomBytes(6).toString('hex')}`;
 
-let action: BuiltAction;
+let overlay: BuiltAction;
+// the same bundle sharing the workspace by the ACL walks (access.ts), where a command's rename of the
+// private file goes through and the delivery's checks are what holds
+let walks: BuiltAction;
 beforeAll(async () => {
-  action = await actionUnderTest(buildAction);
+  overlay = await actionUnderTest(buildAction);
+  walks = await actionUnderTest(buildAction);
+  switchOff(dirname(walks.path), ['access-walks']);
 }, 120_000);
-afterAll(() => action?.cleanup());
+afterAll(() => {
+  overlay?.cleanup();
+  walks?.cleanup();
+});
 
 const root = process.platform === 'linux' && process.getuid?.() === 0;
 
@@ -148,7 +157,7 @@ function bundleObjects(f: Fixture, bundle: Buffer, base: string): { text: string
   }
 }
 
-async function twoStages(route: 'run_tests' | 'bash') {
+async function twoStages(route: 'run_tests' | 'bash', action: BuiltAction) {
   const f = makeFixture();
   const gh: FakeGitHub = await startFakeGitHub({
     tokens: { [secrets.githubToken]: ACTIONS_BOT, [writeToken]: ACTIONS_BOT },
@@ -353,18 +362,31 @@ describe.skipIf(!root)('two stages: the secret search over both jobs', () => {
   it('a fork’s test script and a hostile bash in the agent job look for every planted secret and smuggle files, a workflow and .git changes into the delivery artifact: no secret in any output of either job, nothing of theirs past the checks, and the agent job never held a write token', async () => {
     const failures: string[] = [];
     const seen = { runs: 0, checks: 0, leaks: 0, attacks: 0 };
-    for (const route of ['run_tests', 'bash'] as const) {
-      const t = await twoStages(route);
+    for (const [sharing, route] of [
+      ['overlay', 'run_tests'],
+      ['overlay', 'bash'],
+      ['walks', 'run_tests'],
+      ['walks', 'bash'],
+    ] as const) {
+      const t = await twoStages(route, sharing === 'overlay' ? overlay : walks);
       seen.attacks++;
       seen.runs += 2;
       seen.checks += Object.keys(t.outputs).length;
       seen.leaks += t.leaks.length;
-      const fail = (m: string) => failures.push(`${route}: ${m}`);
+      const fail = (m: string) => failures.push(`${sharing} ${route}: ${m}`);
       try {
         const results = toolResultsSent(t.model.requests.at(-1)?.body).join('\n');
         if (!results.includes('probe-done')) fail(`the probe did not run: ${results.slice(0, 600)}`);
         if (!results.includes('uid=patchloop-sandbox')) fail('the probe did not run as the sandbox user');
-        if (!results.includes('moved-file') || !results.includes('wrote-workflow'))
+        // with the walks the rename goes through; the overlay covers the private file with a mount
+        // point, which cannot be renamed
+        if (
+          sharing === 'walks'
+            ? !results.includes('moved-file')
+            : !/creds-leak.txt.: Device or resource busy/.test(results)
+        )
+          fail(`the rename did not go as the sharing says: ${results.slice(0, 600)}`);
+        if (!results.includes('wrote-workflow'))
           fail(`the smuggling did not happen: ${results.slice(0, 600)}`);
         if (t.leaks.length) fail(`secrets in ${t.leaks.join('; ')}`);
         if (t.agent.r.code !== 0) fail(`the agent job failed: ${t.agent.r.stdout.slice(-1500)}`);

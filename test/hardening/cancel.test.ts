@@ -44,6 +44,9 @@ interface Phase {
 }
 
 const sleeper = `pl-cancel-sleeper-${process.pid}`;
+// the command itself (argv[0] is the name), not the CLI whose arguments carry the name too
+const sleeping = () =>
+  spawnSync('pgrep', ['-f', `^${sleeper} 60$`], { encoding: 'utf8' }).stdout.trim() !== '';
 
 const phases: Phase[] = [
   {
@@ -71,14 +74,16 @@ const phases: Phase[] = [
     name: 'mid-tool (SIGINT)',
     script: [{ toolCalls: [{ id: 'toolu_01', name: 'run_tests', json: '{}' }] }, { text: 'done' }],
     testCommand: `touch MARKER; exec -a ${sleeper} sleep 60`,
-    reached: ({ marker }) => until(() => existsSync(marker), 15_000),
+    // the command's own process: what it writes reaches the checkout only once it has ended
+    reached: () => until(() => sleeping(), 15_000),
     first: 'SIGINT',
   },
   {
     name: 'mid-tool (SIGTERM)',
     script: [{ toolCalls: [{ id: 'toolu_01', name: 'run_tests', json: '{}' }] }, { text: 'done' }],
     testCommand: `touch MARKER; exec -a ${sleeper} sleep 60`,
-    reached: ({ marker }) => until(() => existsSync(marker), 15_000),
+    // the command's own process: what it writes reaches the checkout only once it has ended
+    reached: () => until(() => sleeping(), 15_000),
     first: 'SIGTERM',
   },
 ];
@@ -132,6 +137,8 @@ describe('cancellation of `patchloop run`', () => {
         const results = parseTranscript(text).messages.filter((m) => m.role === 'toolResult');
         expect(results).toHaveLength(1);
         expect(results[0]!.isError).toBe(true);
+        // what the cancelled command wrote is kept
+        expect(existsSync(marker)).toBe(true);
       }
     });
   }

@@ -3,6 +3,7 @@ import {
   chmodSync,
   existsSync,
   linkSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -122,7 +123,7 @@ const WORK = [
 
 // closed: commands ran, then dispose; aborted: a command cancelled mid-way (the run's abort), then
 // dispose; failed: the set-up's self-check fails (a defence left out), which takes back on its own
-const cases = (['acl', 'group'] as const).flatMap((access) =>
+const cases = (['overlay', 'acl', 'group'] as const).flatMap((access) =>
   (['closed', 'aborted', 'failed'] as const).map((ending) => [access, ending] as const),
 );
 
@@ -140,6 +141,17 @@ describe.skipIf(missing !== undefined)('the checkout after a run', () => {
       const fx = f;
       const store = furnish(fx);
       const before = snapshot(fx.home);
+      const untouched = [
+        'README.md',
+        'docs',
+        'docs/with-acl.md',
+        'docs/acl-dir/inside.md',
+        '.gcloud/token.json',
+        'gha-creds.json',
+        'node_modules/pkg/index.js',
+        'node_modules/pkg/link.js',
+      ].map((p) => join(fx.workspace, p));
+      const ctimes = new Map(untouched.map((p) => [p, lstatSync(p).ctimeMs]));
       const setup = isolated(
         await startSandbox({
           workspace: fx.workspace,
@@ -154,18 +166,24 @@ describe.skipIf(missing !== undefined)('the checkout after a run', () => {
       } else await setup.ready;
       if (ending === 'aborted') {
         const abort = new AbortController();
+        let started = false;
         const running = runCommand({
-          command: 'echo new > src/new.js && mkdir -p build && touch build/started && sleep 60',
+          command:
+            'echo new > src/new.js && mkdir -p build && touch build/started && echo started && sleep 60',
           cwd: fx.workspace,
           env: fx.env,
           sandbox: setup.sandbox,
           timeoutMs: 120_000,
           signal: abort.signal,
+          // under the overlay what it writes reaches the checkout when it has ended: its output says when
+          onProgress: (tail) => (started ||= tail.includes('started')),
+          progressMs: 20,
         });
-        while (!existsSync(join(fx.workspace, 'build', 'started')))
-          await new Promise((r) => setTimeout(r, 50));
+        while (!started) await new Promise((r) => setTimeout(r, 50));
         abort.abort();
         expect((await running).aborted).toBe(true);
+        // what the cancelled command wrote is in the checkout
+        expect(existsSync(join(fx.workspace, 'build', 'started'))).toBe(true);
       }
       if (ending === 'closed') {
         const r = await runCommand({
@@ -193,6 +211,8 @@ describe.skipIf(missing !== undefined)('the checkout after a run', () => {
       await setup.dispose();
       const after = snapshot(fx.home);
       expect(differences(before, after)).toEqual([]);
+      // the overlay writes nothing a command did not change: no new ctime for git to re-read
+      if (access === 'overlay') for (const [p, was] of ctimes) expect(lstatSync(p).ctimeMs, p).toBe(was);
       // what the run made carries no entry and no group of the sandbox user
       const made = [...after.keys()].filter((p) => !before.has(p) && !p.startsWith('above:'));
       const gid = Number(execFileSync('id', ['-g', SANDBOX_USER], { encoding: 'utf8' }));
@@ -207,6 +227,9 @@ describe.skipIf(missing !== undefined)('the checkout after a run', () => {
 
   // a self-hosted runner keeps its workspace between jobs, and a machine may gain or lose setfacl
   it.each([
+    ['overlay', 'overlay', 'overlay'],
+    ['overlay', 'acl', 'overlay'],
+    ['group', 'overlay', 'group'],
     ['acl', 'acl', 'acl'],
     ['group', 'group', 'group'],
     ['acl', 'group', 'acl'],

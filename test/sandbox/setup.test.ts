@@ -64,7 +64,12 @@ describe.skipIf(missing !== undefined)('sandbox set-up', () => {
 
   it('leaves no ACL entry for the sandbox user on the workspace or above it after dispose', async () => {
     const setup = isolated(
-      await createSandbox({ workspace: f.workspace, privateDirs: [f.runnerTemp], env: f.env }),
+      await createSandbox({
+        workspace: f.workspace,
+        privateDirs: [f.runnerTemp],
+        env: f.env,
+        access: 'acl',
+      }),
     );
     // while it runs, the workspace carries the entry (so the check below can see one)
     expect(aclEntriesAbove(f.workspace, SANDBOX_USER).join('\n')).toContain(f.workspace);
@@ -131,11 +136,13 @@ describe.skipIf(missing !== undefined)('sandbox set-up', () => {
     expect(aclEntriesAbove(f.workspace, SANDBOX_USER)).toEqual([]);
   });
 
+  // with the ACL walks: the overlay's move into the checkout leaves `.git` alone as well
   it('with .git left writable, a command can rename it (what the read-only mount stops)', async () => {
     const setup = isolated(
       await createSandbox({
         workspace: f.workspace,
         env: f.env,
+        access: 'acl',
         weaken: ['read-only-git'],
         selfCheck: false,
       }),

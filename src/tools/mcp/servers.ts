@@ -81,7 +81,13 @@ async function transportFor(server: McpServerConfig, o: McpStartOptions): Promis
   const command = [server.command, ...server.args].map(shellQuote).join(' ');
   const env = commandEnv(o.env ?? process.env, o.envOptions ?? {});
   return new CommandStdioTransport(
-    { command, cwd: server.cwd ? join(o.root, server.cwd) : o.root, env, ownEnv: server.env },
+    {
+      command,
+      cwd: server.cwd ? join(o.root, server.cwd) : o.root,
+      env,
+      ownEnv: server.env,
+      readOnlyWorkspace: true,
+    },
     o.sandbox,
   );
 }

@@ -1,0 +1,436 @@
+import { lstatSync, mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SandboxSetupError } from './error.js';
+import { asRoot, firstLine, type RootAccess } from './user.js';
+
+// The overlay access method: what commands write lands in a layer of patchloop's own, and
+// patchloop moves it into the checkout when the command has ended. Nothing of the checkout is
+// changed to let commands in, so nothing has to be put back, and the cost does not grow with the
+// number of files:
+//
+// - Each command's mount namespace gets the workspace as an overlay. Its lower layer is an
+//   idmapped clone of the workspace (open_tree + mount_setattr(MOUNT_ATTR_IDMAP), through Perl's
+//   syscall as the keyring step does): files owned by the checkout's owner are shown as the
+//   sandbox user's, so the kernel's ordinary owner checks let commands read and write what the
+//   owner may. Its upper layer is an empty folder of patchloop's own (per command), so every write
+//   (a new file, a changed one, a removal as a whiteout) lands there and the checkout's own inodes
+//   are never written by a command. A file with more names (a package store's file linked into
+//   node_modules, claim 10) is copied up before it is written, and put back under its name as a
+//   new file: the store keeps its content by construction, whatever its mode.
+// - When the command has ended (its namespace, and with it every process and the mount, are
+//   gone), patchloop moves the upper layer's entries into the checkout as root, owned by the
+//   checkout's owner (APPLY below): renames within one file system, so the cost is that of what
+//   changed. Only then does the result reach the model, so the file tools and git see exactly what
+//   the command wrote.
+// - What the idmap would open that the owner's bits do not say is private: a file others may not
+//   read and a folder others may not enter (an earlier step's credentials, claims 11 and 16) are
+//   found by one read-only walk at set-up (find prints, changes nothing, no ctime moves) and
+//   covered in each command's namespace by an empty root-owned 0000 folder or file, mounted
+//   read-only: reading it is refused, and a mount point can be neither renamed nor removed
+//   (EBUSY), nor linked elsewhere (EXDEV). That walk is the one cost that still grows with the
+//   checkout (a stat a path, no write); it runs while the model's first request is under way.
+//   Before each command their paths are checked to be the same inodes, reached through no link.
+// - `.git` is bound read-only over the overlay as before (never idmapped: others' bits only).
+// - Limits: a folder of the checkout that existed before the command cannot be renamed
+//   (redirect_dir=off makes rename(2) say EXDEV; `mv` then copies and removes, as across file
+//   systems); files owned by another user than the checkout's owner are shown as nobody's and
+//   are only as writable as others' bits say. MCP stdio servers, which live for the whole run, see
+//   the workspace read-only: their writes could not be moved in while they run.
+//
+// It needs idmapped mounts of the workspace's file system, overlayfs over them (Linux 5.19+), and
+// a 64-bit Perl of a known architecture. The set-up's probe tries exactly this on the workspace; a
+// machine that fails it gets the ACL (or group) walks of access.ts.
+
+/** Syscall numbers the Perl steps use. open_tree, move_mount and mount_setattr are the same on both. */
+export interface OverlaySyscalls {
+  unshare: number;
+  lgetxattr: number;
+  lremovexattr: number;
+  mount: number;
+}
+
+const SYSCALLS: Readonly<Record<string, OverlaySyscalls>> = {
+  x64: { unshare: 272, lgetxattr: 192, lremovexattr: 198, mount: 165 },
+  arm64: { unshare: 97, lgetxattr: 9, lremovexattr: 15, mount: 40 },
+};
+
+export function overlaySyscalls(): OverlaySyscalls | undefined {
+  return SYSCALLS[process.arch];
+}
+
+// As root in the command's namespace: clones the mount tree at $src (open_tree OPEN_TREE_CLONE |
+// AT_RECURSIVE), gives it the idmap of a user namespace whose only mapping is the checkout's owner
+// → the sandbox user (uid and gid), and attaches it at $dst. The user namespace belongs to a child
+// that exists only to be mapped; it is gone when the step ends (the mount keeps the mapping).
+export const IDMAP_STEP = String.raw`my ($unshare, $src, $dst, $fu, $tu, $fg, $tg) = @ARGV;
+sub fail { print STDERR "patchloop sandbox: the workspace's overlay: $_[0]\n"; exit 125; }
+pipe(my $r, my $w) or fail("pipe: $!");
+pipe(my $r2, my $w2) or fail("pipe: $!");
+my $pid = fork() // fail("fork: $!");
+if ($pid == 0) {
+  close $r; close $w2;
+  syscall(0 + $unshare, 0x10000000) == 0 or exit 1;
+  syswrite $w, "1"; close $w;
+  sysread $r2, my $x, 1; exit 0;
+}
+close $w; close $r2;
+sysread($r, my $x, 1) or fail("no user namespace for the idmap");
+for (["uid_map", "$fu $tu 1\n"], ["gid_map", "$fg $tg 1\n"]) {
+  open(my $h, '>', "/proc/$pid/$_->[0]") or fail("$_->[0]: $!");
+  print $h $_->[1]; close($h) or fail("$_->[0]: $!");
+}
+open(my $ns, '<', "/proc/$pid/ns/user") or fail("ns: $!");
+close $w2; waitpid $pid, 0;
+my $path = "" . $src; my $empty = ""; my $to = "" . $dst;
+my $fd = syscall(428, -100, $path, 1 | 0x80000 | 0x8000);
+$fd >= 0 or fail("open_tree: $!");
+my $attr = pack('QQQQ', 0x00100000, 0, 0, fileno($ns));
+syscall(442, $fd, $empty, 0x1000 | 0x8000, $attr, 32) == 0 or fail("idmapped mount: $!");
+syscall(429, $fd, $empty, -100, $to, 4) == 0 or fail("move_mount: $!");`;
+
+// As root, after the command has ended: moves the upper layer $up into the workspace $ws. Entries
+// are taken folder by folder, a folder before what it holds, so the folder an entry goes into has
+// been made a real folder (not a link) by this step when it was not one: nothing written here
+// follows a link of the checkout's, and nothing else writes in the workspace meanwhile (no command
+// runs; the file tools wait for this result). A whiteout (a 0/0 character device) removes its path;
+// an opaque folder (a folder removed and made again) loses what it held before; a file or link is
+// renamed in (copied when the layer is on another file system), owned by the checkout's owner,
+// its mode without setuid, setgid or sticky bits and without the ACL a command may have set on it
+// (it would name the sandbox user on the checkout after the run). `.git` and the covered private paths are never
+// touched. Prints "applied N" and one "error PATH: WHY" line per entry left out.
+export const APPLY_STEP = String.raw`use strict;
+use Fcntl qw(:mode O_RDONLY O_WRONLY O_CREAT O_EXCL O_NOFOLLOW);
+use POSIX ();
+use File::Path ();
+my ($lgetxattr, $lremovexattr, $up, $ws, $uid, $gid, $state, $n, @rest) = @ARGV;
+my @hidden = @rest[0 .. $n - 1];
+my ($applied, @errors) = (0);
+sub err { my ($p, $why) = @_; $p =~ s/[\x00-\x1f\x7f]/?/g; push @errors, "$p: $why"; }
+sub covers { my ($r) = @_; for my $h (@hidden) { return 1 if $h eq $r || index($h, "$r/") == 0 || index($r, "$h/") == 0; } return 0; }
+sub opaque { my $p = "" . $_[0]; my $name = "trusted.overlay.opaque"; my $buf = "\0" x 8;
+  my $got = syscall(0 + $lgetxattr, $p, $name, $buf, 8); return $got > 0 && substr($buf, 0, $got) eq 'y'; }
+sub noacl { my $p = "" . $_[0]; for my $x ("system.posix_acl_access", "system.posix_acl_default") { my $name = "" . $x; syscall(0 + $lremovexattr, $p, $name); } }
+sub remove { my ($r) = @_; my $p = "$ws/$r";
+  return 1 unless defined((lstat $p)[2]);
+  if (covers($r)) { err($r, "holds a private path: left in place"); return 0; }
+  if (-d _) { File::Path::remove_tree($p, { error => \my $e }); if (@$e) { err($r, "could not be removed"); return 0; } return 1; }
+  unlink($p) or do { err($r, "could not be removed: $!"); return 0; }; return 1; }
+sub copyin { my ($src, $dst, $mode) = @_;
+  my $tmp = "$dst.patchloop-$$";
+  if (S_ISLNK($mode)) { my $t = readlink($src); defined $t or return 0; symlink($t, $tmp) or return 0; }
+  elsif (S_ISFIFO($mode)) { POSIX::mkfifo($tmp, 0600) or return 0; }
+  elsif (!S_ISREG($mode)) { return 1; }
+  else {
+    sysopen(my $in, $src, O_RDONLY | O_NOFOLLOW) or return 0;
+    sysopen(my $out, $tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600) or return 0;
+    my $buf; while ((my $got = sysread($in, $buf, 1 << 20)) > 0) { syswrite($out, $buf) == $got or return 0; }
+    close $out or return 0; my @s = lstat $src; utime($s[8], $s[9], $tmp);
+  }
+  rename($tmp, $dst) or do { unlink $tmp; return 0; }; return 1; }
+sub walk { my ($rel) = @_;
+  my $dir = $rel eq '' ? $up : "$up/$rel";
+  opendir(my $dh, $dir) or return err($rel, "could not be read: $!");
+  my @names = sort grep { $_ ne '.' && $_ ne '..' } readdir $dh; closedir $dh;
+  for my $name (@names) {
+    my $r = $rel eq '' ? $name : "$rel/$name";
+    next if $r eq '.git';
+    my ($src, $dst) = ("$up/$r", "$ws/$r");
+    my @s = lstat $src or do { err($r, "vanished"); next; };
+    my $mode = $s[2];
+    if (grep { $_ eq $r } @hidden) { err($r, "a private path: left in place"); next; }
+    if (S_ISCHR($mode) && $s[6] == 0) { $applied++ if remove($r); next; }
+    if (S_ISDIR($mode)) {
+      my @d = lstat $dst;
+      if (@d && !S_ISDIR($d[2])) { remove($r) or next; @d = (); }
+      my $made = !@d;
+      if ($made) { mkdir($dst, 0700) or do { err($r, "could not be made: $!"); next; }; $applied++; chown($uid, $gid, $dst); }
+      elsif (opaque($src)) {
+        opendir(my $h, $src) or do { err($r, "could not be read: $!"); next; };
+        my %keep = map { $_ => 1 } readdir $h; closedir $h;
+        if (opendir(my $old, $dst)) {
+          my @gone = grep { $_ ne '.' && $_ ne '..' && !$keep{$_} } readdir $old; closedir $old;
+          for my $o (@gone) { $applied++ if remove("$r/$o"); }
+        }
+      }
+      # a folder only passed through keeps its inode untouched (no ctime for git to see)
+      chmod($mode & 0777, $dst) if $made || ((lstat $dst)[2] & 07777) != ($mode & 0777);
+      walk($r);
+      next;
+    }
+    if (S_ISREG($mode) || S_ISLNK($mode) || S_ISFIFO($mode) || S_ISSOCK($mode)) {
+      my @d = lstat $dst;
+      if (@d && S_ISDIR($d[2])) { remove($r) or next; }
+      if (!rename($src, $dst)) {
+        if ($! == POSIX::EXDEV()) { copyin($src, $dst, $mode) or do { err($r, "could not be copied in: $!"); next; }; }
+        else { err($r, "could not be moved in: $!"); next; }
+      }
+      POSIX::lchown($uid, $gid, $dst);
+      noacl($dst) unless S_ISLNK($mode);
+      chmod($mode & 0777, $dst) unless S_ISLNK($mode);
+      $applied++;
+      next;
+    }
+    err($r, "a device: left out");
+  }
+}
+walk('');
+File::Path::remove_tree($state, { error => \my $e }) unless @errors;
+print "applied $applied\n";
+print "error $_\n" for @errors;
+exit 0;`;
+
+// As root in the command's namespace, once the overlay is mounted: covers each private folder with
+// the empty 0000 folder $d and each private file with the empty 0000 file $f, bound read-only. A
+// path that is no longer a folder (or file), or is a link, is passed over: its inode was checked
+// just before the launch (verify), so only a command of this namespace could have changed it, and
+// none has run yet.
+export const COVER_STEP = String.raw`my ($nr, $d, $f, $nd, $nf, @rest) = @ARGV;
+my @folders = @rest[0 .. $nd - 1]; my @files = @rest[$nd .. $nd + $nf - 1];
+sub cover { my ($src, $p) = @_; my $none = undef;
+  syscall(0 + $nr, "" . $src, "" . $p, $none, 4096, $none) == 0 or die "patchloop sandbox: $p could not be covered: $!\n";
+  syscall(0 + $nr, $none, "" . $p, $none, 4096 | 32 | 1, $none) == 0 or die "patchloop sandbox: $p could not be made read-only: $!\n"; }
+for (@folders) { cover($d, $_) if -d $_ && !-l $_; }
+for (@files) { cover($f, $_) if -f $_ && !-l $_; }
+`;
+
+export const PERL_FLAGS = ['-t', '-X'] as const;
+
+/** Past this many private paths the overlay is not used: each is covered in every command's namespace. */
+export const MAX_PRIVATE_PATHS = 5000;
+
+/** Programs the overlay's steps run, by absolute path. */
+export interface OverlayBins {
+  find: string;
+  perl: string;
+  unshare: string;
+  mount: string;
+  sh: string;
+  mkdir: string;
+  rm: string;
+}
+
+interface Identity {
+  dev: number;
+  ino: number;
+}
+
+export interface OverlayAccess {
+  /** The checkout's owner, shown to commands as the sandbox user and owner of what they write. */
+  owner: { uid: number; gid: number };
+  /** Absolute paths of the private folders and files, covered in each command's namespace. */
+  hidden: { folders: string[]; files: string[] };
+  /** patchloop's folder of upper layers (0700); each command gets `<state>/<n>/{up,work}`. */
+  state: string;
+  /** The next command's number. */
+  next: number;
+  /**
+   * Throws SandboxSetupError when a covered path is no longer the inode the walk found, or is
+   * reached through a link: covering it then could miss it, so no command runs.
+   */
+  verify(): void;
+  /** Moves command `n`'s upper layer into the workspace; a note for the model when some of it could not be. */
+  apply(n: number): Promise<string | undefined>;
+  /** Removes the state folder and every upper layer left in it. */
+  dispose(): Promise<void>;
+}
+
+/** The overlay options take paths as comma- and colon-separated text: other characters only. */
+const PLAIN_PATH = /^[^,:\\\s]+$/;
+
+/**
+ * Whether a command's mounts can be made here: the very steps, once, in a throwaway namespace, on
+ * the workspace itself. Undefined when they work; else why not. Constant cost (no walk).
+ */
+export async function tryOverlay(
+  root: RootAccess,
+  workspace: string,
+  bins: OverlayBins,
+  stash: string,
+): Promise<string | undefined> {
+  const numbers = overlaySyscalls();
+  if (!numbers) return `Perl's syscall() is used only on x86_64 and aarch64, not ${process.arch}`;
+  if (!PLAIN_PATH.test(stash)) return `${stash} cannot be named in the overlay's options`;
+  const top = lstatSync(workspace);
+  const state = mkdtempSync(join(tmpdir(), 'patchloop-overlay-probe-'));
+  const script = String.raw`set -eu
+perl=$1 idmap=$2 mount=$3 mkdir=$4 nr=$5 ws=$6 state=$7 fu=$8 fg=$9
+"$mkdir" "$state/l" "$state/up" "$state/work"
+"$perl" -t -X -e "$idmap" -- "$nr" "$ws" "$state/l" "$fu" 65534 "$fg" 65534
+"$mount" -t overlay patchloop-probe -o "lowerdir=$state/l,upperdir=$state/up,workdir=$state/work,redirect_dir=off,index=off,metacopy=off,xino=off" "$ws"`;
+  try {
+    if (!PLAIN_PATH.test(state)) return `${state} cannot be named in the overlay's options`;
+    const r = await asRoot(root, bins.unshare, [
+      '--mount',
+      '--propagation',
+      'private',
+      '--',
+      bins.sh,
+      '-c',
+      script,
+      'patchloop-overlay-probe',
+      bins.perl,
+      IDMAP_STEP,
+      bins.mount,
+      bins.mkdir,
+      String(numbers.unshare),
+      workspace,
+      state,
+      String(top.uid),
+      String(top.gid),
+    ]);
+    if (r.code === 0) return undefined;
+    return `no idmapped overlay of the workspace here (${firstLine(r.stderr) || `exit ${r.code}`})`;
+  } finally {
+    await asRoot(root, bins.rm, ['-rf', '--', state]);
+  }
+}
+
+/**
+ * The set-up of the overlay method: one read-only walk for the private paths, and the state
+ * folder. Returns why not when the workspace holds too many private paths; throws
+ * SandboxSetupError when the walk failed.
+ */
+export async function openOverlay(
+  root: RootAccess,
+  workspace: string,
+  bins: OverlayBins & { chown: string },
+  sandboxUid: number,
+): Promise<OverlayAccess | string> {
+  const numbers = overlaySyscalls();
+  if (!numbers) return `Perl's syscall() is used only on x86_64 and aarch64, not ${process.arch}`;
+  const top = lstatSync(workspace);
+  const owner = { uid: top.uid, gid: top.gid };
+  const git = join(workspace, '.git');
+  // read only: find stats each path and prints; nothing is written, no ctime moves
+  const walked = await asRoot(root, bins.find, [
+    workspace,
+    '-path',
+    git,
+    '-prune',
+    '-o',
+    '-type',
+    'd',
+    '!',
+    '-perm',
+    '-001',
+    '!',
+    '-samefile',
+    workspace,
+    '-prune',
+    '-printf',
+    'd%p\\0',
+    '-o',
+    '-type',
+    'f',
+    '!',
+    '-perm',
+    '-004',
+    '-printf',
+    'f%p\\0',
+    '-o',
+    '-user',
+    String(sandboxUid),
+    '-printf',
+    'u%p\\0',
+  ]);
+  if (walked.code !== 0)
+    throw new SandboxSetupError(
+      `could not list the workspace's private paths: ${firstLine(walked.stderr) || `exit ${walked.code}`}`,
+    );
+  const identity = new Map<string, Identity & { folder: boolean }>();
+  const records = walked.stdout.split('\0').filter(Boolean);
+  // What the sandbox user owns in the checkout was made by commands of an earlier run that shared
+  // the workspace by the walks (access.ts): through the idmap it would be nobody's, and no command
+  // could change it. It becomes the checkout owner's, as what the overlay moves in is.
+  const theirs = records.filter((r) => r[0] === 'u').map((r) => r.slice(1));
+  for (let i = 0; i < theirs.length; i += 500) {
+    const r = await asRoot(root, bins.chown, [
+      '-h',
+      '--',
+      `${owner.uid}:${owner.gid}`,
+      ...theirs.slice(i, i + 500),
+    ]);
+    if (r.code !== 0)
+      throw new SandboxSetupError(
+        `could not give an earlier run's files back to the checkout's owner: ${firstLine(r.stderr) || `exit ${r.code}`}`,
+      );
+  }
+  for (const rec of records) {
+    if (rec[0] === 'u') continue;
+    const p = rec.slice(1);
+    try {
+      const st = lstatSync(p);
+      identity.set(p, { dev: st.dev, ino: st.ino, folder: rec[0] === 'd' });
+    } catch {
+      // gone since the walk: nothing to cover
+    }
+  }
+  if (identity.size > MAX_PRIVATE_PATHS)
+    return `the workspace holds ${identity.size} paths others may not read (more than ${MAX_PRIVATE_PATHS})`;
+  const state = mkdtempSync(join(tmpdir(), 'patchloop-overlay-'));
+  const relative = (p: string) => p.slice(workspace.length + 1);
+  const access: OverlayAccess = {
+    owner,
+    hidden: {
+      folders: [...identity].filter(([, i]) => i.folder).map(([p]) => p),
+      files: [...identity].filter(([, i]) => !i.folder).map(([p]) => p),
+    },
+    state,
+    next: 0,
+    verify() {
+      for (const [p, id] of identity) {
+        let same: boolean;
+        try {
+          const st = lstatSync(p);
+          same = st.dev === id.dev && st.ino === id.ino && realpathSync(p) === p;
+        } catch {
+          // removed (by patchloop's own git, or the file tools' delete): nothing left to cover
+          same = !existsQuiet(p);
+        }
+        if (!same)
+          throw new SandboxSetupError(`${relative(p)} is no longer the private path the set-up covered`);
+      }
+    },
+    async apply(n) {
+      const dir = join(state, String(n));
+      const r = await asRoot(root, bins.perl, [
+        ...PERL_FLAGS,
+        '-e',
+        APPLY_STEP,
+        '--',
+        String(numbers.lgetxattr),
+        String(numbers.lremovexattr),
+        join(dir, 'up'),
+        workspace,
+        String(owner.uid),
+        String(owner.gid),
+        dir,
+        String(identity.size),
+        ...[...identity.keys()].map(relative),
+      ]);
+      if (r.code !== 0)
+        return `what the command wrote could not be moved into the workspace (${firstLine(r.stderr) || `exit ${r.code}`}); it is kept in ${dir}`;
+      const errors = r.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('error '))
+        .map((l) => l.slice(6));
+      if (!errors.length) return undefined;
+      return `${errors.length} of the command's changes could not be moved into the workspace (kept in ${dir}): ${errors.slice(0, 5).join('; ')}`;
+    },
+    async dispose() {
+      // upper layers hold the sandbox user's files: root removes them
+      await asRoot(root, bins.rm, ['-rf', '--', state]);
+    },
+  };
+  return access;
+}
+
+function existsQuiet(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,272 @@
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { inCi } from '../support/requirements.js';
+import { createSandbox, SANDBOX_USER, type Defence, type SandboxSetup } from '../../src/sandbox/index.js';
+import { runCommand } from '../../src/tools/process.js';
+import { createFixture, missingForSandbox, type Fixture } from './fixture.js';
+
+// The overlay access method (src/sandbox/overlay.ts): commands write into a layer of patchloop's
+// own, which is moved into the checkout when each command has ended; nothing of the checkout is
+// changed to let them in. What the move must reproduce, what it must never do (write a store file
+// linked in, open a private file or folder), and the defences' switches that show each test can fail.
+
+const found = missingForSandbox();
+if (found && !inCi()) console.warn(`skipping the overlay tests: ${found}`);
+const missing = inCi() ? undefined : found;
+if (found !== undefined && inCi())
+  it('has what the overlay tests need (CI=true: they must not be skipped)', () => {
+    throw new Error(found);
+  });
+
+type Isolated = Extract<SandboxSetup, { kind: 'isolated' }>;
+
+async function overlaySandbox(f: Fixture, weaken: Defence[] = []): Promise<Isolated> {
+  const setup = await createSandbox({
+    workspace: f.workspace,
+    env: f.env,
+    privateDirs: [f.runnerTemp],
+    access: 'overlay',
+    weaken,
+    selfCheck: weaken.length === 0,
+  });
+  if (setup.kind !== 'isolated') throw new Error(`not isolated: ${setup.reason}`);
+  expect(setup.reason).toContain('overlay');
+  return setup;
+}
+
+const run = (setup: Isolated, f: Fixture, command: string) =>
+  runCommand({ command, cwd: f.workspace, env: f.env, sandbox: setup.sandbox, timeoutMs: 30_000 });
+
+const ctime = (p: string) => lstatSync(p).ctimeMs;
+
+describe.skipIf(missing !== undefined)('the overlay access method', () => {
+  let f: Fixture | undefined;
+  let setup: Isolated | undefined;
+  afterEach(async () => {
+    await setup?.dispose();
+    setup = undefined;
+    f?.cleanup();
+    f = undefined;
+  });
+
+  it('puts what a command wrote into the checkout before its result is read, owned by the checkout’s owner', async () => {
+    f = createFixture();
+    const ws = f.workspace;
+    mkdirSync(join(ws, 'src', 'deep'), { recursive: true });
+    mkdirSync(join(ws, 'gone', 'inner'), { recursive: true });
+    mkdirSync(join(ws, 'remade'));
+    mkdirSync(join(ws, 'moved'));
+    writeFileSync(join(ws, 'src', 'a.js'), 'a\n');
+    writeFileSync(join(ws, 'src', 'deep', 'b.js'), 'b\n');
+    writeFileSync(join(ws, 'gone', 'inner', 'x'), 'x\n');
+    writeFileSync(join(ws, 'remade', 'old'), 'old\n');
+    writeFileSync(join(ws, 'moved', 'm'), 'm\n');
+    writeFileSync(join(ws, 'to-dir'), 'file\n');
+    writeFileSync(join(ws, 'untouched.md'), 'same\n');
+    const untouched = ctime(join(ws, 'untouched.md'));
+    setup = await overlaySandbox(f);
+    const r = await run(
+      setup,
+      f,
+      [
+        'echo more >> src/a.js',
+        'echo new > src/new.js',
+        'rm src/deep/b.js',
+        'rm -rf gone',
+        'rm -rf remade && mkdir remade && echo fresh > remade/new',
+        'mv moved renamed',
+        'rm to-dir && mkdir to-dir && echo in > to-dir/f',
+        'ln -s src/a.js link.js',
+        'printf "#!/bin/sh\\n" > tool.sh && chmod 4755 tool.sh',
+        'mkfifo pipe',
+        'mkdir -p build/out && echo o > build/out/o.txt',
+        `setfacl -m u:${SANDBOX_USER}:rw src/new.js`,
+        'echo ok',
+      ].join(' && '),
+    );
+    expect(r.text).toBe('ok\n');
+    expect(r.workspaceNote).toBeUndefined();
+    expect(readFileSync(join(ws, 'src', 'a.js'), 'utf8')).toBe('a\nmore\n');
+    expect(readFileSync(join(ws, 'src', 'new.js'), 'utf8')).toBe('new\n');
+    expect(existsSync(join(ws, 'src', 'deep', 'b.js'))).toBe(false);
+    expect(existsSync(join(ws, 'src', 'deep'))).toBe(true);
+    expect(existsSync(join(ws, 'gone'))).toBe(false);
+    // removed and made again: what it held before is gone
+    expect(spawnSync('ls', [join(ws, 'remade')], { encoding: 'utf8' }).stdout).toBe('new\n');
+    // a folder of the checkout renamed (mv copies it: rename(2) says EXDEV in the overlay)
+    expect(existsSync(join(ws, 'moved'))).toBe(false);
+    expect(readFileSync(join(ws, 'renamed', 'm'), 'utf8')).toBe('m\n');
+    expect(readFileSync(join(ws, 'to-dir', 'f'), 'utf8')).toBe('in\n');
+    expect(readlinkSync(join(ws, 'link.js'))).toBe('src/a.js');
+    expect(lstatSync(join(ws, 'pipe')).isFIFO()).toBe(true);
+    expect(readFileSync(join(ws, 'build', 'out', 'o.txt'), 'utf8')).toBe('o\n');
+    const owner = lstatSync(ws);
+    for (const p of [
+      'src/a.js',
+      'src/new.js',
+      'renamed',
+      'renamed/m',
+      'tool.sh',
+      'link.js',
+      'build/out/o.txt',
+    ]) {
+      const st = lstatSync(join(ws, p));
+      expect([st.uid, st.gid], p).toEqual([owner.uid, owner.gid]);
+    }
+    // nor an ACL entry the command gave its file
+    expect(
+      spawnSync('getfacl', ['-c', join(ws, 'src', 'new.js')], { encoding: 'utf8' }).stdout,
+    ).not.toContain(SANDBOX_USER);
+    // no setuid bit comes in with a command's file
+    expect(lstatSync(join(ws, 'tool.sh')).mode & 0o7777).toBe(0o755);
+    // nothing the command left alone was written: no new ctime for git to re-read it
+    expect(ctime(join(ws, 'untouched.md'))).toBe(untouched);
+    // the next command sees the checkout as the file tools left it
+    writeFileSync(join(ws, 'src', 'tool.js'), 'tool\n');
+    const again = await run(setup, f, 'cat src/tool.js src/a.js && rm src/tool.js && echo done');
+    expect(again.text).toBe('tool\na\nmore\ndone\n');
+    expect(existsSync(join(ws, 'src', 'tool.js'))).toBe(false);
+  });
+
+  // claim 10: a package store's file linked into node_modules is copied up before it is written
+  it('never writes a store file linked into the checkout; the checkout’s name gets a file of its own (fails with overlay-in-place)', async () => {
+    for (const weaken of [[], ['overlay-in-place']] as Defence[][]) {
+      f = createFixture();
+      const store = mkdtempSync(join(f.home, 'store-'));
+      writeFileSync(join(store, 'index.js'), 'store\n', { mode: 0o644 });
+      mkdirSync(join(f.workspace, 'node_modules', 'pkg'), { recursive: true });
+      linkSync(join(store, 'index.js'), join(f.workspace, 'node_modules', 'pkg', 'index.js'));
+      setup = await overlaySandbox(f, weaken);
+      const r = await run(setup, f, 'echo "planted()" >> node_modules/pkg/index.js && echo ok');
+      expect(r.text).toBe('ok\n');
+      const storeText = readFileSync(join(store, 'index.js'), 'utf8');
+      if (weaken.length) {
+        expect(storeText).toContain('planted()');
+      } else {
+        expect(storeText).toBe('store\n');
+        expect(readFileSync(join(f.workspace, 'node_modules', 'pkg', 'index.js'), 'utf8')).toBe(
+          'store\nplanted()\n',
+        );
+        expect(lstatSync(join(store, 'index.js')).nlink).toBe(1);
+      }
+      await setup.dispose();
+      setup = undefined;
+      f.cleanup();
+      f = undefined;
+    }
+  });
+
+  // claims 11 and 16: the idmap shows the checkout's owner as the sandbox user, so a file others may
+  // not read and a folder others may not enter would be the command's to open: each is covered
+  it('covers an owner-only file and folder: not read, not renamed, not removed, not linked (fails with cover-private)', async () => {
+    for (const weaken of [[], ['cover-private']] as Defence[][]) {
+      f = createFixture();
+      const ws = f.workspace;
+      writeFileSync(join(ws, 'gha-creds-abc.json'), 'cloud-key-1e2f\n', { mode: 0o640 });
+      chmodSync(join(ws, 'gha-creds-abc.json'), 0o640);
+      mkdirSync(join(ws, '.gcloud'));
+      chmodSync(join(ws, '.gcloud'), 0o700);
+      writeFileSync(join(ws, '.gcloud', 'token.json'), 'folder-token-9a8b\n', { mode: 0o644 });
+      setup = await overlaySandbox(f, weaken);
+      const r = await run(
+        setup,
+        f,
+        [
+          'cat gha-creds-abc.json .gcloud/token.json',
+          'mv gha-creds-abc.json creds-leak.txt',
+          'mv .gcloud exposed',
+          'ln gha-creds-abc.json hard-leak',
+          'rm -rf .gcloud gha-creds-abc.json',
+          'cat creds-leak.txt exposed/token.json hard-leak',
+          'echo end',
+        ].join('; '),
+      );
+      expect(r.text).toContain('end');
+      if (weaken.length) {
+        expect(r.text).toContain('cloud-key-1e2f');
+      } else {
+        expect(r.text).not.toContain('cloud-key-1e2f');
+        expect(r.text).not.toContain('folder-token-9a8b');
+        // both are still where they were, as they were
+        expect(readFileSync(join(ws, 'gha-creds-abc.json'), 'utf8')).toBe('cloud-key-1e2f\n');
+        expect(readFileSync(join(ws, '.gcloud', 'token.json'), 'utf8')).toBe('folder-token-9a8b\n');
+        expect(lstatSync(join(ws, 'gha-creds-abc.json')).mode & 0o777).toBe(0o640);
+        for (const leak of ['creds-leak.txt', 'hard-leak', 'exposed/token.json'])
+          expect(existsSync(join(ws, leak)) ? readFileSync(join(ws, leak), 'utf8') : '', leak).not.toMatch(
+            /cloud-key|folder-token/,
+          );
+      }
+      await setup.dispose();
+      setup = undefined;
+      f.cleanup();
+      f = undefined;
+    }
+  });
+
+  it('runs no command once a covered path is another inode (fail closed)', async () => {
+    f = createFixture();
+    const ws = f.workspace;
+    writeFileSync(join(ws, 'secret.json'), 'k\n', { mode: 0o600 });
+    chmodSync(join(ws, 'secret.json'), 0o600);
+    setup = await overlaySandbox(f);
+    expect((await run(setup, f, 'echo fine')).text).toBe('fine\n');
+    // something outside the commands (an earlier step's tool, say) puts another file under the name
+    writeFileSync(join(ws, 'other.json'), 'k2\n', { mode: 0o600 });
+    renameSync(join(ws, 'other.json'), join(ws, 'secret.json'));
+    const r = await run(setup, f, 'echo ran');
+    expect(r.text).not.toContain('ran');
+    expect(r.spawnError).toMatch(/secret\.json is no longer the private path/);
+  });
+
+  it('shows an MCP stdio server (which lives beside the commands) the workspace read-only', async () => {
+    f = createFixture();
+    setup = await overlaySandbox(f);
+    const launch = setup.sandbox.wrap({
+      command: 'cat README.md; echo x > written.txt || echo refused',
+      cwd: f.workspace,
+      env: f.env as Record<string, string>,
+      readOnlyWorkspace: true,
+    });
+    const r = spawnSync(launch.file, launch.args, { env: launch.env, cwd: f.workspace, encoding: 'utf8' });
+    expect(r.stdout).toContain('hello');
+    expect(r.stdout).toContain('refused');
+    expect(r.stderr).toMatch(/Read-only file system/);
+    expect(launch.settle).toBeUndefined();
+    expect(existsSync(join(f.workspace, 'written.txt'))).toBe(false);
+  });
+
+  it('leaves no layer behind after dispose', async () => {
+    f = createFixture();
+    // the layers are made in the system temp folder: one of this test's own, to look in
+    const temp = mkdtempSync('/tmp/pl-layers-');
+    const was = process.env.TMPDIR;
+    process.env.TMPDIR = temp;
+    try {
+      setup = await overlaySandbox(f);
+    } finally {
+      if (was === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = was;
+    }
+    expect((await run(setup, f, 'echo x > made.txt && echo ok')).text).toBe('ok\n');
+    expect(readFileSync(join(f.workspace, 'made.txt'), 'utf8')).toBe('x\n');
+    expect(spawnSync('ls', [temp], { encoding: 'utf8' }).stdout).toMatch(/^patchloop-overlay-/);
+    await setup.dispose();
+    setup = undefined;
+    expect(spawnSync('ls', ['-A', temp], { encoding: 'utf8' }).stdout).toBe('');
+    rmSync(temp, { recursive: true, force: true });
+  });
+});
