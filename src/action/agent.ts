@@ -2,13 +2,7 @@
 // transcript and its session line, the system prompt with the AGENTS.md that may be trusted, and
 // the loop itself, continuing the earlier session when following up.
 import * as core from './runner-commands.js';
-import {
-  buildSystemPrompt,
-  loadAgentsMd,
-  runAgent,
-  type AgentEvent,
-  type AgentResult,
-} from '../agent/index.js';
+import { buildSystemPrompt, loadAgentsMd, type AgentEvent, type AgentResult } from '../agent/index.js';
 import { chooseAgentsMd } from '../github/agents-md.js';
 import { renderTaskMessage } from '../github/context-render.js';
 import { frameUntrusted } from '../github/sanitize.js';
@@ -21,6 +15,7 @@ import { filterAllowedTools } from '../tools/allowed.js';
 import type { AnyAgentTool } from '../protocol/tool.js';
 import { loadMcpConfig, startRunMcp } from './mcp.js';
 import { describeNetwork } from '../sandbox/network.js';
+import { commandsOffered, runLoop, sessionLine } from '../run/phases.js';
 import { createSubmitAnswerTool } from '../tools/submit-answer.js';
 import { ProgressBoard } from './progress.js';
 import { reviewTools } from './review.js';
@@ -48,7 +43,7 @@ export async function runAgentPhase(
 ): Promise<AgentResult> {
   const { inputs, runner } = s;
   const { sandbox, context, checkout } = work;
-  const commands = sandbox.kind === 'isolated' || inputs.allowUnisolatedCommands;
+  const commands = commandsOffered(sandbox, inputs.allowUnisolatedCommands);
   const allowBash = inputs.allowBash && commands;
   if (sandbox.kind === 'isolated') {
     core.info(`patchloop: ${sandbox.reason}.`);
@@ -130,39 +125,43 @@ async function runWithTools(
   });
   const earlier = s.earlier;
   const continued = earlier?.transcript;
-  transcript.session({
-    id: s.sessionId,
-    startedAt: new Date(s.started).toISOString(),
-    repository: runner.repository,
-    trigger: runner.eventName,
-    provider: provider.name,
-    model: provider.model,
-    ...(continued
-      ? { continues: { runId: earlier.comment.marker.runId, sessionId: earlier.comment.marker.sessionId } }
-      : {}),
-    task: task.kind,
-    ...(task.number !== undefined ? { number: task.number } : {}),
-    ...(task.requester ? { requester: task.requester.login } : {}),
-    runUrl: s.runUrl,
-    ...(earlier ? { earlierRunUrl: earlier.runUrl } : {}),
-    branch: plan.branch,
-    // the PR head the work started from (a follow-up on a fork checks the fork has not moved)
-    ...(context.pr?.headSha ? { pullHead: context.pr.headSha } : {}),
-    // Where the whole session (the earlier part too) started, for replay; and where this part did.
-    baseCommit:
-      typeof continued?.session?.baseCommit === 'string' ? continued.session.baseCommit : work.baseCommit,
-    ...(continued ? { continuedFrom: work.baseCommit } : {}),
-    workspace: runner.workspace,
-    allowBash,
-    protectedPaths: inputs.protectedPaths,
-    ...(inputs.testCommand ? { testCommand: inputs.testCommand } : {}),
-    isolated: sandbox.kind === 'isolated',
-    // where saved outputs are, for replay's normalisation
-    artifactsDir: s.outputsDir(),
-    // for the HTML page: what the model was told and offered
-    systemPrompt,
-    tools: tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
-  });
+  transcript.session(
+    sessionLine(
+      {
+        id: s.sessionId,
+        startedAt: new Date(s.started).toISOString(),
+        repository: runner.repository,
+        trigger: runner.eventName,
+        provider,
+        workspace: runner.workspace,
+        head: work.baseCommit,
+        ...(continued ? { earlierSession: continued.session ?? {} } : {}),
+        allowBash,
+        isolated: sandbox.kind === 'isolated',
+        ...(inputs.testCommand ? { testCommand: inputs.testCommand } : {}),
+        systemPrompt,
+        tools,
+      },
+      {
+        ...(continued
+          ? {
+              continues: { runId: earlier.comment.marker.runId, sessionId: earlier.comment.marker.sessionId },
+            }
+          : {}),
+        task: task.kind,
+        ...(task.number !== undefined ? { number: task.number } : {}),
+        ...(task.requester ? { requester: task.requester.login } : {}),
+        runUrl: s.runUrl,
+        ...(earlier ? { earlierRunUrl: earlier.runUrl } : {}),
+        branch: plan.branch,
+        // the PR head the work started from (a follow-up on a fork checks the fork has not moved)
+        ...(context.pr?.headSha ? { pullHead: context.pr.headSha } : {}),
+        protectedPaths: inputs.protectedPaths,
+        // where saved outputs are, for replay's normalisation
+        artifactsDir: s.outputsDir(),
+      },
+    ),
+  );
 
   // A continued transcript goes on with the earlier messages right after its session line
   // (CONTRACT §7), so there this run's own events follow the new request.
@@ -192,7 +191,7 @@ async function runWithTools(
     : continued
       ? `A new request on the same ${task.isPullRequest ? 'pull request' : 'issue'}; the conversation above is the earlier session.\n\n`
       : '';
-  return runAgent({
+  return runLoop({
     provider,
     tools,
     systemPrompt,
@@ -210,9 +209,11 @@ async function runWithTools(
           },
         }
       : {}),
-    maxTurns: inputs.maxTurns,
-    maxCostUsd: inputs.maxCostUsd,
-    timeoutMs: inputs.timeoutMinutes * 60_000,
+    budgets: {
+      maxTurns: inputs.maxTurns,
+      ...(inputs.maxCostUsd !== undefined ? { maxCostUsd: inputs.maxCostUsd } : {}),
+      timeoutMinutes: inputs.timeoutMinutes,
+    },
     signal,
     transcript,
     onEvent,

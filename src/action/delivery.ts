@@ -8,7 +8,8 @@ import { GRACE, type Ending } from './ending.js';
 import { earlySummary, prBody, preparePublishing } from './publish.js';
 import { reviewPhase } from './review.js';
 import type { PreparedWork } from './start-up.js';
-import type { Conclusion, FinishInput, RunState } from './state.js';
+import type { FinishInput, RunState } from './state.js';
+import { awaitWorkspace, concludeRun } from '../run/phases.js';
 import { timed, timing } from './timings.js';
 
 export async function deliverPhase(
@@ -22,18 +23,9 @@ export async function deliverPhase(
   const { checkout, plan } = work;
   // A run whose model finished before the workspace's set-up did waits for it here; one whose
   // set-up failed delivers nothing (no tool ran: the agent waited for the same promise).
-  const unready = await timed(
-    'workspace set-up awaited',
-    work.ready.then(
-      () => undefined,
-      (err: Error) => err.message,
-    ),
-  );
   const signal = ending.cancelled;
-  if (unready !== undefined) {
-    const cancelled = result.conclusion === 'cancelled' || signal.aborted;
-    return { conclusion: cancelled ? 'cancelled' : 'failure', result, plan, error: unready, provider };
-  }
+  const unready = await timed('workspace set-up awaited', awaitWorkspace(result, work.ready, signal));
+  if (unready) return { ...unready, result, plan, provider };
   if (task.mode === 'review') return withAnswer(s, await reviewPhase(s, work, result, provider));
   if (
     await timed(
@@ -92,16 +84,14 @@ export async function deliverPhase(
   if (delivery.pr) transcript?.event('pull-request', { ...delivery.pr });
   if (delivery.error) transcript?.event('error', { message: delivery.error });
 
-  if (cancelled()) {
-    const error = [result.error, delivery.error].filter(Boolean).join(' ') || undefined;
-    return { conclusion: 'cancelled', result, plan, delivery, error, provider };
-  }
-  let conclusion: Conclusion = result.conclusion;
-  if (conclusion === 'success' && !delivery.commit) conclusion = 'no-changes';
-  if (delivery.error) conclusion = 'failure';
-  const unanswered = unansweredError(s, result);
-  if (unanswered) conclusion = 'failure';
-  const error = [result.error, delivery.error, unanswered].filter(Boolean).join(' ') || undefined;
+  const isCancelled = cancelled();
+  const { conclusion, error } = concludeRun({
+    result,
+    committed: delivery.commit !== undefined,
+    cancelled: isCancelled,
+    // a cancelled run is not asked for its answer
+    failures: [delivery.error, ...(isCancelled ? [] : [unansweredError(s, result)])],
+  });
   return { conclusion, result, plan, delivery, error, provider };
 }
 

@@ -3,6 +3,7 @@
 // must be committed, pushed, summarised and uploaded inside those 10 seconds, the most valuable
 // step first. Outside a cancel the same steps get ordinary deadlines.
 import { watchInterrupts } from '../agent/signals.js';
+import { formatDuration } from '../protocol/format.js';
 
 /** From the first signal: when the runner sends SIGTERM, and when it kills the process. */
 export const RUNNER_SIGTERM_MS = 7_500;
@@ -57,7 +58,7 @@ export function watchEnding(onRepeat: () => void = () => undefined): Ending {
     hurry: hurry.signal,
     deadline(ms, graceMs, outlastsHurry = false) {
       const c = new AbortController();
-      if (ms !== undefined) after(ms, c, `no answer within ${Math.round(ms / 1000)} s`);
+      if (ms !== undefined) after(ms, c, `no answer within ${formatDuration(ms)}`);
       const inGrace = () =>
         after(firstAt! + graceMs - Date.now(), c, 'the cancelled run’s grace period ran out');
       if (interrupt.signal.aborted) inGrace();

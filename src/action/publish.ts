@@ -23,6 +23,7 @@ import { listRefused, networkSummaryLine } from '../sandbox/network.js';
 import { formatCost, formatTokens } from '../report/format.js';
 import { GRACE, untilAborted, type Ending } from './ending.js';
 import { setRunOutputs, type RunOutputs } from './outputs.js';
+import { recordSummary } from '../run/phases.js';
 import type { FinishInput, RunState } from './state.js';
 import { stageAgentArtifact } from './stage-agent.js';
 import { timed } from './timings.js';
@@ -183,17 +184,13 @@ async function finishOnce(s: RunState, o: FinishInput, ending: Ending | undefine
   const usage: Usage = o.result?.usage ?? emptyUsage();
   if (s.transcript) {
     try {
-      s.transcript.summary({
+      recordSummary(s.transcript, {
         conclusion: o.conclusion,
-        usage,
-        turns: o.result?.turns ?? 0,
-        models: o.result?.models ?? [],
+        result: o.result,
         durationMs: Date.now() - s.started,
-        endedAt: new Date().toISOString(),
         ...(o.error ? { error: o.error } : {}),
         ...(o.delivery?.push ? { branch: o.delivery.push.branch, commitSha: o.delivery.push.sha } : {}),
       });
-      s.transcript.close();
     } catch (err) {
       core.warning(`patchloop: the transcript could not be finished (${(err as Error).message}).`);
     }

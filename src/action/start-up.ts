@@ -24,7 +24,8 @@ import { acknowledge } from '../github/reaction.js';
 import { ACTIONS_BOT_LOGIN } from '../github/trigger.js';
 import { createRedactor, MIN_SECRET_LENGTH, secretsFromEnv } from '../protocol/redact.js';
 import { capabilitiesOf, cloudSecrets, preloadProvider, PROVIDER_ENV } from '../providers/index.js';
-import { probeMachine, startSandbox, type SandboxSetup } from '../sandbox/index.js';
+import { probeMachine, type SandboxSetup } from '../sandbox/index.js';
+import { startCommandWorkspace } from '../run/phases.js';
 import { BranchPrefetch, followUpPlan } from './follow-up.js';
 import type { AnswerSchema } from '../tools/answer-schema.js';
 import { InputError, readInputs, type ActionInputs } from './inputs.js';
@@ -337,39 +338,22 @@ export async function prepareWorkspace(
   // must not race git's lock files). Whether commands are isolated is known when the machine's
   // probe and the sandbox user answer; the workspace's access and the self-check go on beside
   // the first model request, behind `ready`.
-  const sandboxReady = startSandbox({
-    workspace: runner.workspace,
-    mode: 'auto',
-    privateDirs: [runner.runnerTemp, s.dir],
-    readOnlyDirs: [s.outputsDir()],
-    commandEnv: inputs.commandEnv,
-    network: inputs.commandNetwork,
-    env: s.env,
+  const { sandbox, ready } = await startCommandWorkspace({
+    isolating: isolated,
+    sandbox: {
+      workspace: runner.workspace,
+      mode: 'auto',
+      privateDirs: [runner.runnerTemp, s.dir],
+      readOnlyDirs: [s.outputsDir()],
+      commandEnv: inputs.commandEnv,
+      network: inputs.commandNetwork,
+      env: s.env,
+    },
+    unready: (err) =>
+      new Error(`The command sandbox could not be set up, so nothing was run: ${err.message}`),
+    onSandboxReady: () => mark('sandbox ready'),
   });
-  const unready = (err: Error) =>
-    new Error(`The command sandbox could not be set up, so nothing was run: ${err.message}`);
-  let sandbox: SandboxSetup;
-  try {
-    sandbox = s.sandbox = await sandboxReady;
-  } catch (err) {
-    await isolated.catch(() => undefined);
-    throw unready(err as Error);
-  }
-  const boxReady =
-    sandbox.kind === 'isolated'
-      ? sandbox.ready.then(
-          () => mark('sandbox ready'),
-          (err: Error) => {
-            throw unready(err);
-          },
-        )
-      : Promise.resolve();
-  // both settle before `ready` does: a failure of one never leaves the other running unseen
-  const ready = Promise.allSettled([isolated, boxReady]).then(([iso, box]) => {
-    if (iso.status === 'rejected') throw iso.reason;
-    if (box.status === 'rejected') throw box.reason;
-  });
-  ready.catch(() => undefined);
+  s.sandbox = sandbox;
   return { checkout: work, context, plan, baseline, baseCommit, sandbox, ready };
 }
 

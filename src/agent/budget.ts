@@ -1,3 +1,4 @@
+import { formatDuration } from '../protocol/format.js';
 import type { Usage } from '../protocol/types.js';
 import type { BudgetKind } from './events.js';
 
@@ -57,6 +58,6 @@ export function timeStop(timeoutMs: number, elapsedMs: number): BudgetStop {
     budget: 'time',
     limit: timeoutMs,
     used: elapsedMs,
-    message: `Stopped after ${Math.round(elapsedMs / 1000)} s: the time budget (${Math.round(timeoutMs / 1000)} s) ran out.`,
+    message: `Stopped after ${formatDuration(elapsedMs)}: the time budget (${formatDuration(timeoutMs)}) ran out.`,
   };
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { buildSystemPrompt, loadAgentsMd, runAgent, type AgentResult } from '../agent/index.js';
+import { buildSystemPrompt, loadAgentsMd, type AgentResult } from '../agent/index.js';
 import {
   defaultBranchName,
   describeLeftOut,
@@ -26,8 +26,18 @@ import { createWorkspaceTools } from '../tools/index.js';
 import { mcpSecrets } from '../tools/mcp/config.js';
 import { readMcpFlag, startCliMcp } from './mcp.js';
 import { isInside } from '../tools/safe-fs.js';
-import { probeMachine, startSandbox } from '../sandbox/index.js';
+import { probeMachine } from '../sandbox/index.js';
 import { networkSummaryLine, parseCommandNetwork, type CommandNetwork } from '../sandbox/network.js';
+import {
+  awaitWorkspace,
+  commandsOffered,
+  concludeRun,
+  recordSummary,
+  runLoop,
+  sessionLine,
+  startCommandWorkspace,
+  type RunBudgets,
+} from '../run/phases.js';
 import { existingFolder, parseFlags, positiveInt, positiveNumber } from './args.js';
 import { watchInterrupts } from './interrupt.js';
 import { UsageError, useColour, type CliCommand, type CliIO } from './io.js';
@@ -231,37 +241,28 @@ export const runCommand: CliCommand = async (argv, io) => {
   // that fails throws, at once or through `ready` (see below). It goes beside the private git
   // dir's making: that only reads the checkout (the run's git work in the checkout, the commit,
   // comes after the agent), so the sandbox's ACL walk races no git lock file.
-  const unready = (err: Error) =>
-    new Error(
-      `the command sandbox could not be set up, so nothing was run: ${err.message} (--sandbox off runs commands as you, unisolated)`,
-    );
-  const sandbox = await startSandbox({
-    workspace: checkout.root,
-    mode: sandboxMode,
-    privateDirs: [
-      ...(io.env.RUNNER_TEMP ? [io.env.RUNNER_TEMP] : []),
-      ...[dirname(transcriptPath)].filter((d) => !isInside(checkout.root, d)),
-    ],
-    readOnlyDirs: [outputsDir],
-    network,
-    env: io.env,
-  }).catch(async (err: Error) => {
-    await isolating.catch(() => undefined);
-    throw unready(err);
-  });
   // The private git dir and the sandbox's access and self-check are made beside the first model
-  // request: no tool runs before both are done, and the run stops when either failed.
-  const boxReady =
-    sandbox.kind === 'isolated'
-      ? sandbox.ready.catch((err: Error) => Promise.reject(unready(err)))
-      : undefined;
-  const ready = Promise.allSettled([isolating, boxReady]).then(([iso, box]) => {
-    if (iso.status === 'rejected') throw iso.reason;
-    if (box.status === 'rejected') throw box.reason;
+  // request (`ready`): no tool runs before both are done, and the run stops when either failed.
+  const { sandbox, ready } = await startCommandWorkspace({
+    isolating,
+    sandbox: {
+      workspace: checkout.root,
+      mode: sandboxMode,
+      privateDirs: [
+        ...(io.env.RUNNER_TEMP ? [io.env.RUNNER_TEMP] : []),
+        ...[dirname(transcriptPath)].filter((d) => !isInside(checkout.root, d)),
+      ],
+      readOnlyDirs: [outputsDir],
+      network,
+      env: io.env,
+    },
+    unready: (err) =>
+      new Error(
+        `the command sandbox could not be set up, so nothing was run: ${err.message} (--sandbox off runs commands as you, unisolated)`,
+      ),
   });
-  ready.catch(() => undefined);
   // --sandbox off is the user's own choice; under auto, commands that cannot be isolated are not offered.
-  const commands = sandbox.kind === 'isolated' || sandboxMode === 'off';
+  const commands = commandsOffered(sandbox, sandboxMode === 'off');
   if (!commands) {
     io.stderr.write(
       `patchloop: run_tests${allowBash ? ' and bash are' : ' is'} not offered: commands cannot be isolated here (${sandbox.reason}). --sandbox off runs them as you, with access to this shell's files.\n`,
@@ -308,33 +309,41 @@ export const runCommand: CliCommand = async (argv, io) => {
     agentsMd: loadAgentsMd(checkout.root),
     instructions: flags.instructions,
   });
-  transcript.session({
-    id,
-    startedAt: new Date().toISOString(),
-    repository: checkout.root,
-    trigger: 'cli',
-    provider: model.provider.name,
-    model: model.provider.model,
-    ...(recordableUrl(baseUrl) ? { baseUrl: recordableUrl(baseUrl) } : {}),
-    ...(earlier ? { continues: { sessionId: earlier.session.id } } : {}),
-    workspace: checkout.root,
-    // Where the whole session (the earlier part too) started, for replay; and where this part did.
-    baseCommit: typeof earlier?.session.baseCommit === 'string' ? earlier.session.baseCommit : checkout.head,
-    ...(earlier ? { continuedFrom: checkout.head } : {}),
-    allowBash,
-    isolated: sandbox.kind === 'isolated',
-    ...(testCommand ? { testCommand } : {}),
-    ...(model.scripted ? { scripted: true, note: model.scripted } : {}),
-    // for the HTML page: what the model was told and offered
-    systemPrompt,
-    tools: tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
-  });
+  transcript.session(
+    sessionLine(
+      {
+        id,
+        startedAt: new Date().toISOString(),
+        repository: checkout.root,
+        trigger: 'cli',
+        provider: model.provider,
+        workspace: checkout.root,
+        head: checkout.head,
+        ...(earlier ? { earlierSession: earlier.session } : {}),
+        allowBash,
+        isolated: sandbox.kind === 'isolated',
+        ...(testCommand ? { testCommand } : {}),
+        systemPrompt,
+        tools,
+      },
+      {
+        ...(recordableUrl(baseUrl) ? { baseUrl: recordableUrl(baseUrl) } : {}),
+        ...(earlier ? { continues: { sessionId: earlier.session.id } } : {}),
+        ...(model.scripted ? { scripted: true, note: model.scripted } : {}),
+      },
+    ),
+  );
 
   const timeline = createTimeline(io.stderr, { colour: useColour(io.stderr, io.env) });
   // Stays on until the summary is out: a signal after the loop still ends in a clean exit.
   const interrupt = watchInterrupts();
+  const budgets: RunBudgets = {
+    maxTurns,
+    ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+    timeoutMinutes,
+  };
   try {
-    const result = await runAgent({
+    const result = await runLoop({
       provider: model.provider,
       tools,
       systemPrompt,
@@ -348,40 +357,26 @@ export const runCommand: CliCommand = async (argv, io) => {
             },
           }
         : {}),
-      maxTurns,
-      maxCostUsd,
-      timeoutMs: timeoutMinutes * 60_000,
+      budgets,
       signal: interrupt.signal,
       transcript,
       onEvent: (e) => timeline.onEvent(e),
       toolsReady: ready,
     });
     timeline.close();
-    // A model that finished before the set-up did waits for it; one that failed commits nothing
-    // (no tool ran: the loop waited for the same promise).
-    const unreadyReason = await ready.then(
-      () => undefined,
-      (err: Error) => err.message,
-    );
+    const unready = await awaitWorkspace(result, ready, interrupt.signal);
     return await finish({
       io,
       checkout,
       task,
-      result:
-        unreadyReason === undefined
-          ? result
-          : {
-              ...result,
-              conclusion: result.conclusion === 'cancelled' ? 'cancelled' : 'failure',
-              error: unreadyReason,
-            },
-      commit: unreadyReason === undefined,
+      result: unready ? { ...result, ...unready } : result,
+      commit: unready === undefined,
       model,
       transcript,
       redact,
       branch: flags.branch,
       continueOn,
-      budgets: { maxTurns, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}), timeoutMinutes },
+      budgets,
       ...(sandbox.kind === 'isolated'
         ? { commandNetwork: () => networkSummaryLine(sandbox.network.policy, sandbox.network.refused()) }
         : {}),
@@ -461,7 +456,7 @@ interface Finish {
   /** the command network line of the summary (policy and refused hosts), read when it is written */
   commandNetwork?: () => string;
   /** the run's budgets, for the summary's next step (which flag to raise) */
-  budgets?: { maxTurns: number; maxCostUsd?: number; timeoutMinutes: number };
+  budgets?: RunBudgets;
 }
 
 /** Commits the work, writes the summary line, prints the summary; returns the exit status. */
@@ -488,21 +483,20 @@ async function finish({
     commitError = `The changes could not be committed: ${err instanceof Error ? err.message : String(err)}`;
     transcript.event('error', { message: commitError });
   }
-  const conclusion =
-    result.conclusion === 'success' && !commit && !commitError ? 'no-changes' : result.conclusion;
-  const error = [result.error, commitError].filter(Boolean).join(' ');
-  transcript.summary({
-    conclusion,
-    usage: result.usage,
-    turns: result.turns,
-    models: result.models,
-    durationMs: result.durationMs,
-    endedAt: new Date().toISOString(),
-    ...(error ? { error } : {}),
-    ...(result.budget ? { budget: result.budget } : {}),
-    ...(commit ? { branch: commit.branch, commitSha: commit.sha, changedFiles: commit.files } : {}),
+  const { conclusion, error } = concludeRun({
+    result,
+    committed: commit !== undefined,
+    // (a signal after the loop still ends in a clean exit with the work committed: see watchInterrupts)
+    cancelled: result.conclusion === 'cancelled',
+    failures: [commitError],
   });
-  transcript.close();
+  recordSummary(transcript, {
+    conclusion,
+    result,
+    durationMs: result.durationMs,
+    ...(error ? { error } : {}),
+    ...(commit ? { branch: commit.branch, commitSha: commit.sha, own: { changedFiles: commit.files } } : {}),
+  });
 
   const summary = renderSummaryText(
     {

@@ -45,11 +45,10 @@ export function createTimeline(out: TimelineOutput, options: TimelineOptions = {
   };
   const drawStatus = (): void => {
     if (!tty || !status) return;
-    const secs = ((now() - status.since) / 1000).toFixed(1);
     // A status line that wraps could not be cleared with \r; keep it within the terminal's width.
     const room = Math.max(20, terminalWidth(out) - 14);
     const label = status.label.length > room ? `${status.label.slice(0, room - 1)}…` : status.label;
-    out.write(`\r\x1b[2K${FRAMES[frame % FRAMES.length]} ${label} (${secs} s)`);
+    out.write(`\r\x1b[2K${FRAMES[frame % FRAMES.length]} ${label} (${formatDuration(now() - status.since)})`);
   };
   const setStatus = (label: string | undefined): void => {
     if (!tty) return;

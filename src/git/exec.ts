@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { formatDuration } from '../protocol/format.js';
 
 /**
  * `-c` overrides given to every git process. They come after every configuration file, so they
@@ -323,7 +324,7 @@ export function createGitRunner(binary: string): GitRunner {
     if (r.code === 0 && !r.stopped) return r.stdout.toString('utf8');
     const what = `git ${args.find((a) => !a.startsWith('-')) ?? ''}`;
     const why = r.timedOut
-      ? `timed out after ${Math.round((call.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s`
+      ? `timed out after ${formatDuration(call.timeoutMs ?? DEFAULT_TIMEOUT_MS)}`
       : call.signal?.aborted
         ? (call.signal.reason as { name?: string } | undefined)?.name === 'TimeoutError'
           ? 'was stopped at its deadline'

@@ -1,3 +1,4 @@
+import { formatDuration } from '../protocol/format.js';
 import { pairToolResults } from '../protocol/pairing.js';
 import type { AssistantMessage, Message, Usage } from '../protocol/types.js';
 import { addUsage } from '../protocol/types.js';
@@ -356,6 +357,6 @@ interface Activity {
 
 class IdleTimeout extends Error {
   constructor(readonly ms: number) {
-    super(`no data from the provider for ${Math.round(ms / 1000)} s; the connection was given up`);
+    super(`no data from the provider for ${formatDuration(ms)}; the connection was given up`);
   }
 }

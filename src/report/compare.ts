@@ -57,7 +57,10 @@ function unique(paths: string[]): string[] {
 
 const ISO_TIME = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?/g;
 const CLOCK = /\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g;
-const DURATION = /\b\d+(?:[.,]\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds?|m|min|mins|minutes?|h)\b/g;
+const DURATION_PART = String.raw`\d+(?:[.,]\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds?|m|min|mins|minutes?|h)\b`;
+// A duration of several parts ("2 min 5 s", the style of formatDuration) is one duration: a
+// command that took 59 s one time and 61 s the next reads "59.0 s" and "1 min 1 s".
+const DURATION = new RegExp(String.raw`\b${DURATION_PART}(?:[ \t]+${DURATION_PART})*`, 'g');
 const NAMED_TIMING = /\b(duration_ms|duration|elapsed|time|took|real|user|sys)(\s*[:=]?\s*)\d+(?:[.,]\d+)?/gi;
 const PID = /\b(pid|process|ppid|pgid)(\s*[:=#]?\s*)\d+/gi;
 // Runtimes that tag their warnings with their process id: `(node:4242) Warning: …`.

@@ -1,15 +1,10 @@
 // Small formatting rules shared by the summary, the terminal timeline and the HTML page, so the
-// same figure reads the same everywhere.
+// same figure reads the same everywhere. The count and duration styles live in the protocol layer,
+// below the agent and the tools, which use them too.
 
-/**
- * A count as an integer with thousands separators ("12,345"): the one number style of the
- * comment, the Actions log, the CLI and the HTML page. Never abbreviated ("12.3k").
- */
-export function formatCount(n: number | undefined): string {
-  if (n === undefined || !Number.isFinite(n)) return '0';
-  const digits = String(Math.abs(Math.round(n))).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return n < 0 && Math.round(n) !== 0 ? `-${digits}` : digits;
-}
+import { formatCount } from '../protocol/format.js';
+
+export { formatCount, formatDuration } from '../protocol/format.js';
 
 /**
  * Tokens: plain integers ("13900"), the way the external contract gives them in the summary and
@@ -28,26 +23,6 @@ export function formatCost(usd: number | undefined): string | undefined {
   if (usd < 1) return `$${usd.toFixed(4)}`;
   const [whole, cents] = usd.toFixed(2).split('.');
   return `$${formatCount(Number(whole))}.${cents}`;
-}
-
-/**
- * A duration in the one style of every surface: "350 ms", "4.2 s", "2 min 5 s", "1 h 2 min 5 s",
- * "30 min".
- * A number and its unit are always apart, as in the tools' own "Exit code 1 (2.0 s)".
- */
-export function formatDuration(ms: number | undefined): string {
-  if (ms === undefined || !Number.isFinite(ms) || ms < 0) return '?';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const totalSeconds = ms / 1000;
-  // 59.96 s would read "60.0 s": from there on, whole seconds.
-  if (totalSeconds < 59.95) return `${totalSeconds.toFixed(1)} s`;
-  const s = Math.round(totalSeconds);
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const rest = s % 60;
-  // Zero parts are left out after the first: "30 min", "1 h 5 s".
-  const parts = [h > 0 ? `${formatCount(h)} h` : '', m > 0 ? `${m} min` : '', rest > 0 ? `${rest} s` : ''];
-  return parts.filter(Boolean).join(' ');
 }
 
 /** Cuts text to at most `max` characters, marking the cut with an ellipsis. */

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { formatDuration } from '../protocol/format.js';
 import { withoutNpmUpdateNotice } from '../protocol/npm-notice.js';
 import type { ToolOutput } from '../protocol/tool.js';
 import type { CommandResult } from './process.js';
@@ -26,10 +27,6 @@ export interface CommandDetails {
   droppedBytes?: number;
   /** Set when the command was stopped for printing more than this many bytes. */
   outputLimit?: number;
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
 }
 
 // A line that starts a test failure in the common runners' output: TAP (`not ok`), jest/vitest
@@ -120,12 +117,13 @@ export function formatCommandResult(
   let status: string;
   if (result.spawnError) status = `The command could not be started: ${result.spawnError}`;
   else if (result.outputLimit !== undefined)
-    status = `Stopped after ${seconds(result.durationMs)}: the command printed more than ${formatBytes(result.outputLimit)} of output, the most patchloop reads from one command, so it and all its processes were stopped. It did not finish; run something quieter (one test, or the output filtered with grep or tail).`;
+    status = `Stopped after ${formatDuration(result.durationMs)}: the command printed more than ${formatBytes(result.outputLimit)} of output, the most patchloop reads from one command, so it and all its processes were stopped. It did not finish; run something quieter (one test, or the output filtered with grep or tail).`;
   else if (result.timedOut)
-    status = `Timed out after ${seconds(result.durationMs)}; the command and all its processes were stopped.`;
+    status = `Timed out after ${formatDuration(result.durationMs)}; the command and all its processes were stopped.`;
   else if (result.aborted) status = 'Cancelled: the run was stopped, and the command with it.';
-  else if (result.exitCode !== null) status = `Exit code ${result.exitCode} (${seconds(result.durationMs)}).`;
-  else status = `Ended by signal ${result.signal ?? 'unknown'} (${seconds(result.durationMs)}).`;
+  else if (result.exitCode !== null)
+    status = `Exit code ${result.exitCode} (${formatDuration(result.durationMs)}).`;
+  else status = `Ended by signal ${result.signal ?? 'unknown'} (${formatDuration(result.durationMs)}).`;
 
   const parts = heading ? [heading, status] : [status];
   if (result.totalBytes === 0) parts.push('(no output)');

@@ -330,6 +330,8 @@ describe('the agent loop', () => {
     );
     const result = await runAgent(options);
     expect(result).toMatchObject({ conclusion: 'budget-exceeded', budget: 'time', turns: 1 });
+    // the budget in the duration style of every surface, not "0 s"
+    expect(result.error).toMatch(/^Stopped after .+: the time budget \(300 ms\) ran out\.$/);
     expectPaired(result.messages);
   });
 

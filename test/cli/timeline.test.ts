@@ -69,7 +69,7 @@ describe('the live timeline', () => {
     t.onEvent({ type: 'tool_end', turn: 1, call, result: ok, durationMs: 2500 });
     t.close();
     const text = s.text();
-    expect(text).toContain('⠋ read_file src/math.js (0.0 s)');
+    expect(text).toContain('⠋ read_file src/math.js (0 ms)');
     expect(text).toContain('\r\u001b[2K  ✓ read_file src/math.js (2.5 s)\n');
     expect(text.endsWith('\n')).toBe(true);
   });

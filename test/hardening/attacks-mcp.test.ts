@@ -268,7 +268,7 @@ describe.skipIf(!root)('MCP servers in a run', () => {
       expect(toolResultsSent(run.model.requests[1]?.body).join('\n')).toContain('export const div');
       // the one that never answered is named, in the summary and the log
       expect(run.comment).toMatch(
-        /MCP server "silent" \(stdio\) was left out: did not start: no answer within 30 s/,
+        /MCP server "silent" \(stdio\) was left out: did not start: no answer within 30\.0 s/,
       );
       expect(run.log).toMatch(/MCP server "fs" \(stdio\): \d+ tools/);
       expect(run.leaks).toEqual([]);

@@ -120,6 +120,14 @@ describe('comparing results', () => {
     );
   });
 
+  it('takes a duration of several parts as one: 350 ms, 59.9 s and 1 h 2 min 5 s read alike', () => {
+    const texts = ['350 ms', '59.9 s', '2 min 5 s', '1 h 2 min 5 s'].map((d) =>
+      normalizeForComparison(`Exit code 1 (${d}).\nTimed out after ${d}; stopped.`, ctx),
+    );
+    expect(new Set(texts).size).toBe(1);
+    expect(texts[0]).toBe('Exit code 1 (<duration>).\nTimed out after <duration>; stopped.');
+  });
+
   it('still sees real differences: exit codes, content, error status', () => {
     expect(
       compareResults(

@@ -161,7 +161,7 @@ describe('runCommand', () => {
     expect(out.isError).toBe(true);
     expect(out.details?.outputLimit).toBe(64 * 1024 ** 2);
     expect((out.content[0] as { text: string }).text).toMatch(
-      /^Stopped after [\d.]+ s: the command printed more than 64\.0 MB of output, the most patchloop reads from one command, so it and all its processes were stopped\./,
+      /^Stopped after (?:\d+ ms|\d+\.\d s|\d+ min(?: \d+ s)?): the command printed more than 64\.0 MB of output, the most patchloop reads from one command, so it and all its processes were stopped\./,
     );
   });
 
@@ -197,6 +197,19 @@ describe('runCommand', () => {
     const out = formatCommandResult('x', r);
     expect(out.isError).toBe(true);
     expect((out.content[0] as { text: string }).text).toMatch(/^Exit code 3 \(/);
+  });
+
+  it('gives the duration in the one style of every surface (350 ms, 4.2 s, 2 min 5 s)', async () => {
+    const r = await runCommand({ command: 'exit 1', cwd: dir.path });
+    const status = (durationMs: number) =>
+      (formatCommandResult('x', { ...r, durationMs }).content[0] as { text: string }).text.split('\n')[0];
+    expect(status(350)).toBe('Exit code 1 (350 ms).');
+    expect(status(4_200)).toBe('Exit code 1 (4.2 s).');
+    expect(status(125_000)).toBe('Exit code 1 (2 min 5 s).');
+    expect(
+      (formatCommandResult('x', { ...r, durationMs: 1_000, timedOut: true }).content[0] as { text: string })
+        .text,
+    ).toMatch(/^Timed out after 1\.0 s;/);
   });
 
   it('decodes bytes that are not UTF-8 as replacement characters', async () => {

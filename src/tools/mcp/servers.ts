@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { compileValidator } from '../../protocol/arguments.js';
+import { formatDuration } from '../../protocol/format.js';
 import type { AnyAgentTool } from '../../protocol/tool.js';
 import { commandEnv, type CommandEnvOptions } from '../env.js';
 import type { CommandSandbox } from '../process.js';
@@ -137,7 +138,7 @@ export async function startMcpServers(
     }
     const abort = new AbortController();
     const timer = setTimeout(
-      () => abort.abort(new Error(`no answer within ${Math.round(deadline / 1000)} s`)),
+      () => abort.abort(new Error(`no answer within ${formatDuration(deadline)}`)),
       deadline,
     );
     let transport: Transport | undefined;

@@ -188,7 +188,7 @@ describe('a stdio server (server-everything)', () => {
     expect(s.tools).toEqual([]);
     expect(s.servers[0]).toMatchObject({ name: 'silent', failed: true });
     expect(describeMcpServers(s.servers)[0]).toMatch(
-      /MCP server "silent" \(stdio\) was left out: did not start: no answer within 1 s/,
+      /MCP server "silent" \(stdio\) was left out: did not start: no answer within 800 ms/,
     );
     // the handshake's failure stopped it: no process of it is left
     expect(await gone(`sleep ${seconds}`)).toBe(true);
