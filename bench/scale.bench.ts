@@ -4,8 +4,9 @@
 // against a loopback Anthropic fake that answers at once: a bash `true` as the first tool call,
 // COMMANDS more, then the final answer; sandbox on and off alternate in one run. Figures:
 // first tool call (request 1 → request 2: waits for the sandbox set-up), per command, and final
-// answer → exit (the revoke walk is in it), with on/off ratios. Then the sandbox module alone, both
-// access methods: set-up (open + self-check), per command, and dispose (the revoke walk).
+// answer → exit (with the walks, their revoke is in it), with on/off ratios; on is the default
+// method (the overlay where the machine makes it). Then the sandbox module alone, each access
+// method: set-up (open + self-check), per command, and dispose (the walks' revoke).
 // PL_BENCH_SCALE=0.01 shrinks every checkout (CI); PL_BENCH_RUNS (default 3) sets the runs.
 // Run it with NODE_EXTRA_CA_CERTS unset (it is read at every start of node).
 import { execFileSync, spawn } from 'node:child_process';
@@ -161,7 +162,7 @@ interface ModuleFigures {
   dispose: number;
 }
 
-async function runModule(ws: string, access: 'acl' | 'group'): Promise<ModuleFigures> {
+async function runModule(ws: string, access: 'overlay' | 'acl' | 'group'): Promise<ModuleFigures> {
   const t0 = performance.now();
   const setup = await createSandbox({ workspace: ws, access, privateDirs: [] });
   if (setup.kind !== 'isolated') throw new Error(`no sandbox here: ${setup.reason}`);
@@ -213,12 +214,12 @@ async function main() {
         console.log(
           `  CLI ${name.padEnd(20)} on ${ms(a).padStart(9)}  off ${ms(b).padStart(9)}  ${ratio(a, b).padStart(7)}  (on − off ${ms(a - b)})`,
         );
-      for (const access of ['acl', 'group'] as const) {
+      for (const access of ['overlay', 'acl', 'group'] as const) {
         const figs: ModuleFigures[] = [];
         for (let i = 0; i < RUNS; i++) figs.push(await runModule(ws, access));
         const k = (key: keyof ModuleFigures) => ms(median(figs.map((f) => f[key])));
         console.log(
-          `  module, ${access.padEnd(5)}  set-up ${k('setup').padStart(9)}  per command ${k('perCommand').padStart(7)}  dispose ${k('dispose').padStart(9)}`,
+          `  module, ${access.padEnd(7)}  set-up ${k('setup').padStart(9)}  per command ${k('perCommand').padStart(7)}  dispose ${k('dispose').padStart(9)}`,
         );
       }
       rmSync(dir, { recursive: true, force: true });

@@ -13,25 +13,16 @@ import { join } from 'node:path';
 import { SandboxSetupError } from './error.js';
 import { asRoot, firstLine, systemBin, type Account, type RootAccess, type RunResult } from './user.js';
 
-// How the sandbox user gets write access to the workspace, and nothing else: every change is made
-// inside the workspace. Folders above it need no opening at all, because each command sees them
-// through its own mount namespace, where they are fresh root-owned directories (launch.ts).
+// How the sandbox user gets write access to the workspace where the overlay (overlay.ts, the
+// default) cannot be made: every change is made inside the workspace. Folders above it need no
+// opening at all, because each command sees them through its own mount namespace, where they are
+// fresh root-owned directories (launch.ts).
 //
 // What it costs: both methods walk every path of the checkout at set-up and again at the end
 // (ignored dependency trees included: ~10-20 µs a path), and change the ctime of every file they
 // share, so a git index made before (patchloop's private copy included) re-reads every tracked
-// file at its next status unless core.trustctime is off. A mechanism whose cost grows only with
-// what commands change would have to leave the checkout's inodes alone: an idmapped bind mount of
-// the workspace in each command's namespace (mount_setattr MOUNT_ATTR_IDMAP mapping patchloop's
-// uid to the sandbox user's) gives write access with no walk at all, but it gives it to every
-// file alike, so the rules here would need another home: a store file hard-linked in (claim 10)
-// would become writable through the mapping, and a private file or folder (claims 11, 16) would
-// be opened by it. Those would have to be hidden per path (an empty bind over each private folder,
-// a read-only bind over each file with more names), which needs finding them, that is a walk
-// again, though a read-only one (no ctime change, nothing to undo), and kept current as commands
-// rename things. It also needs a kernel and file system that allow idmapped mounts (5.12+, not
-// every file system; not inside most containers). An overlay whose upper layer patchloop applies
-// would keep the inodes apart too, but the file tools would then have to read through it.
+// file at its next status unless core.trustctime is off. That is why the overlay, whose cost grows
+// only with what commands change, is tried first.
 
 /** overlay: overlay.ts (nothing of the checkout is changed); acl and group: the walks below. */
 export type AccessMethod = 'overlay' | 'acl' | 'group';

@@ -48,7 +48,8 @@ export type Defence =
   | 'ipc-uts'
   | 'shared-dirs'
   | 'cover-private'
-  | 'overlay-in-place';
+  | 'overlay-in-place'
+  | 'apply-follows-links';
 
 export interface SandboxOptions {
   workspace: string;
@@ -529,6 +530,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
                 access: weak.has('cover-private') ? { ...o, hidden: { folders: [], files: [] } } : o,
                 inPlace: weak.has('overlay-in-place'),
               };
+              if (weak.has('apply-follows-links')) o.followLinks = true;
               access = { method: 'overlay', revoke: () => o.dispose() };
               return;
             }

@@ -103,7 +103,7 @@ export const APPLY_STEP = String.raw`use strict;
 use Fcntl qw(:mode O_RDONLY O_WRONLY O_CREAT O_EXCL O_NOFOLLOW);
 use POSIX ();
 use File::Path ();
-my ($lgetxattr, $lremovexattr, $up, $ws, $uid, $gid, $state, $n, @rest) = @ARGV;
+my ($lgetxattr, $lremovexattr, $follow, $up, $ws, $uid, $gid, $state, $n, @rest) = @ARGV;
 my @hidden = @rest[0 .. $n - 1];
 my ($applied, @errors) = (0);
 sub err { my ($p, $why) = @_; $p =~ s/[\x00-\x1f\x7f]/?/g; push @errors, "$p: $why"; }
@@ -141,7 +141,7 @@ sub walk { my ($rel) = @_;
     if (grep { $_ eq $r } @hidden) { err($r, "a private path: left in place"); next; }
     if (S_ISCHR($mode) && $s[6] == 0) { $applied++ if remove($r); next; }
     if (S_ISDIR($mode)) {
-      my @d = lstat $dst;
+      my @d = $follow ? stat $dst : lstat $dst;
       if (@d && !S_ISDIR($d[2])) { remove($r) or next; @d = (); }
       my $made = !@d;
       if ($made) { mkdir($dst, 0700) or do { err($r, "could not be made: $!"); next; }; $applied++; chown($uid, $gid, $dst); }
@@ -224,6 +224,8 @@ export interface OverlayAccess {
   state: string;
   /** The next command's number. */
   next: number;
+  /** Tests only: the move takes a link to a folder for the folder (what its lstat checks stop). */
+  followLinks?: boolean;
   /**
    * Throws SandboxSetupError when a covered path is no longer the inode the walk found, or is
    * reached through a link: covering it then could miss it, so no command runs.
@@ -401,6 +403,7 @@ export async function openOverlay(
         '--',
         String(numbers.lgetxattr),
         String(numbers.lremovexattr),
+        access.followLinks ? '1' : '0',
         join(dir, 'up'),
         workspace,
         String(owner.uid),

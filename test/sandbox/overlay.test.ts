@@ -10,6 +10,7 @@ import {
   readlinkSync,
   renameSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -210,6 +211,31 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
             /cloud-key|folder-token/,
           );
       }
+      await setup.dispose();
+      setup = undefined;
+      f.cleanup();
+      f = undefined;
+    }
+  });
+
+  // The move runs as root: a link of the checkout's in place of a folder must never lead it outside
+  it('never writes through a link the checkout holds where a command made a folder (fails with apply-follows-links)', async () => {
+    for (const weaken of [[], ['apply-follows-links']] as Defence[][]) {
+      f = createFixture();
+      const outside = mkdtempSync('/var/tmp/pl-outside-');
+      chmodSync(outside, 0o755);
+      symlinkSync(outside, join(f.workspace, 'cache'));
+      setup = await overlaySandbox(f, weaken);
+      const r = await run(setup, f, 'rm cache && mkdir cache && echo planted > cache/x && echo ok');
+      expect(r.text).toBe('ok\n');
+      const planted = existsSync(join(outside, 'x'));
+      if (weaken.length) expect(planted).toBe(true);
+      else {
+        expect(planted).toBe(false);
+        expect(lstatSync(join(f.workspace, 'cache')).isDirectory()).toBe(true);
+        expect(readFileSync(join(f.workspace, 'cache', 'x'), 'utf8')).toBe('planted\n');
+      }
+      rmSync(outside, { recursive: true, force: true });
       await setup.dispose();
       setup = undefined;
       f.cleanup();
