@@ -402,22 +402,18 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
           rm,
         }
       : undefined;
-  if (method === 'overlay') {
-    // the very mounts of a command, once, on this workspace (constant cost: no walk)
-    const why =
-      !overlayBins || !syscalls
-        ? !overlayBins
-          ? 'perl is not installed'
-          : `Perl's syscall() is used only on x86_64 and aarch64, not ${process.arch}`
-        : await tryOverlay(root, workspace, overlayBins, stash);
-    if (why) {
-      if (opts.access === 'overlay') return unavailable(why);
-      method = walkMethod;
-    }
-  }
-  if (method === 'acl' && !systemBin('setfacl')) return unavailable('setfacl (package acl) is not installed');
-  if (method === 'group' && root.viaSudo)
-    return unavailable('setfacl (package acl) is needed to share the workspace when not running as root');
+  // the very mounts of a command, once, on this workspace (constant cost: no walk), beside the
+  // sandbox user's lookup
+  const trial: Promise<string | undefined> | undefined =
+    method !== 'overlay'
+      ? undefined
+      : !overlayBins
+        ? Promise.resolve('perl is not installed')
+        : !syscalls
+          ? Promise.resolve(`Perl's syscall() is used only on x86_64 and aarch64, not ${process.arch}`)
+          : tryOverlay(root, workspace, overlayBins, stash).catch(
+              (e: unknown) => `the overlay could not be tried: ${(e as Error).message}`,
+            );
   // each gets a fresh tmpfs (made again inside the hidden top folder when it lies there), except
   // one that holds the workspace: when that is /tmp, the hiding tmpfs is its fresh copy
   const scratch = SCRATCH_DIRS.map(realDir).filter(
@@ -451,7 +447,14 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
   const processes = Math.min(limits.processes, currentHardLimits().processes ?? Infinity);
   const pass = (opts.commandEnv ?? []).filter(isVariableName);
 
-  const account = await accountOf(machine, opts.user ?? SANDBOX_USER);
+  const [account, why] = await Promise.all([accountOf(machine, opts.user ?? SANDBOX_USER), trial]);
+  if (why) {
+    if (opts.access === 'overlay') return unavailable(why);
+    method = walkMethod;
+  }
+  if (method === 'acl' && !systemBin('setfacl')) return unavailable('setfacl (package acl) is not installed');
+  if (method === 'group' && root.viaSudo)
+    return unavailable('setfacl (package acl) is needed to share the workspace when not running as root');
   const net =
     ownNetwork && policy.kind === 'hosts' ? await startProxy(policy.hosts, opts.proxyOverride) : undefined;
   const closeProxy = async () => {
