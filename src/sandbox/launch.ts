@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { CommandLimits } from './limits.js';
 import { prlimitArgs } from './limits.js';
 import type { Account, RootAccess } from './user.js';
-import { COVER_STEP, IDMAP_STEP, type OverlayAccess, type OverlaySyscalls } from './overlay.js';
+import { PREP_STEP, type OverlayAccess, type OverlaySyscalls } from './overlay.js';
 
 /** Programs the launch runs, each resolved once to an absolute path in a system folder. */
 export interface LaunchBins {
@@ -124,20 +124,10 @@ const PRELUDE = String.raw`set -eu
 umask 022
 mount=$1 umount=$2 mkdir=$3 chown=$4 chmod=$5; shift 5
 ws=$1 hide=$2 hide_mode=$3 stash=$4 owner=$5 home=$6 cwd=$7; shift 7
-view=$1 perl=$2 idmap=$3 cover=$4 nr=$5 mnr=$6 layer=$7 fu=$8 fg=$9; shift 9
+view=$1 perl=$2 prep=$3 nr=$4 mnr=$5 layer=$6 fu=$7 fg=$8; shift 8
 fail() { echo "patchloop sandbox: $*" >&2; exit 125; }
 n=$1; shift
 "$mount" -t tmpfs -o mode=0700,size=64k patchloop-stash "$stash"
-if [ "$view" = overlay ] || [ "$view" = in-place ]; then
-  "$mkdir" "$stash/l" "$stash/s" "$stash/d"
-  : > "$stash/f"
-  "$chmod" 000 "$stash/d" "$stash/f"
-  "$mkdir" -p "$layer/up" "$layer/work"
-  "$chown" "$owner" "$layer/up"
-  "$chmod" 0755 "$layer/up"
-  "$mount" --bind "$layer" "$stash/s"
-  "$perl" -t -X -e "$idmap" -- "$nr" "$ws" "$stash/l" "$fu" "${'$'}{owner%%:*}" "$fg" "${'$'}{owner##*:}"
-fi
 i=0
 for d do
   [ "$i" -lt "$n" ] || break
@@ -148,6 +138,12 @@ for d do
   "$mount" --bind "$d" "$stash/$i"
   i=$((i+1))
 done
+shift "$n"
+c=$1; shift
+if [ "$view" = overlay ] || [ "$view" = in-place ]; then
+  "$perl" -t -X -e "$prep" -- "$view" "$nr" "$mnr" "$ws" "$stash" "$layer" "$fu" "${'$'}{owner%%:*}" "$fg" "${'$'}{owner##*:}" "$@"
+fi
+shift "$c"
 if [ -n "$hide" ]; then
   "$mkdir" "$stash/ws"
   "$mount" --rbind "$ws" "$stash/ws"
@@ -155,15 +151,10 @@ if [ -n "$hide" ]; then
   "$mkdir" -p "$ws"
   "$mount" --rbind "$stash/ws" "$ws"
 fi
-if [ "$view" = overlay ]; then
-  "$mount" -t overlay patchloop-workspace -o "lowerdir=$stash/l,upperdir=$stash/s/up,workdir=$stash/s/work,redirect_dir=off,index=off,metacopy=off,xino=off" "$ws"
-elif [ "$view" = in-place ]; then
-  "$mount" --rbind "$stash/l" "$ws"
-elif [ "$view" = read-only ]; then
+if [ "$view" = read-only ]; then
   "$mount" --rbind "$ws" "$ws"
   "$mount" -o remount,bind,ro "$ws"
 fi
-shift "$n"
 t=$1; shift
 while [ "$t" -gt 0 ]; do
   "$chmod" 1777 "$1"
@@ -195,11 +186,6 @@ while [ "$r" -gt 0 ]; do
   fi
   shift; r=$((r-1))
 done
-c=$1; shift
-if [ "$c" -gt 0 ]; then
-  "$perl" -t -X -e "$cover" -- "$mnr" "$stash/d" "$stash/f" "$@"
-  shift "$c"
-fi
 "$mkdir" -p -m 0700 "$home"
 "$chown" "$owner" "$home"
 i=0
@@ -382,8 +368,7 @@ export function commandArgv(
     cwd,
     overlay ? (ovl.inPlace ? 'in-place' : 'overlay') : view.readOnly ? 'read-only' : 'shared',
     ovl?.perl ?? '',
-    IDMAP_STEP,
-    COVER_STEP,
+    PREP_STEP,
     String(ovl?.syscalls.unshare ?? 0),
     String(ovl?.syscalls.mount ?? 0),
     overlay ? join(ovl.access.state, String(view.layer)) : '',
@@ -391,6 +376,11 @@ export function commandArgv(
     String(ovl?.access.owner.gid ?? 0),
     String(plan.readOnly.length),
     ...plan.readOnly,
+    String(cover + 2),
+    String(hidden.folders.length),
+    String(hidden.files.length),
+    ...hidden.folders,
+    ...hidden.files,
     String(plan.sticky.length),
     ...plan.sticky,
     String(plan.scratch.length),
@@ -401,10 +391,6 @@ export function commandArgv(
     ...plan.shared,
     String(plan.sharedReadOnly.length),
     ...plan.sharedReadOnly,
-    String(cover ? cover + 2 : 0),
-    ...(cover
-      ? [String(hidden.folders.length), String(hidden.files.length), ...hidden.folders, ...hidden.files]
-      : []),
     ...plan.readOnly,
   ];
   if (plan.groupRefresh)

@@ -1,4 +1,4 @@
-import { lstatSync, mkdtempSync, realpathSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SandboxSetupError } from './error.js';
@@ -47,24 +47,48 @@ export interface OverlaySyscalls {
   unshare: number;
   lgetxattr: number;
   lremovexattr: number;
+  fchownat: number;
+  mknodat: number;
   mount: number;
 }
 
 const SYSCALLS: Readonly<Record<string, OverlaySyscalls>> = {
-  x64: { unshare: 272, lgetxattr: 192, lremovexattr: 198, mount: 165 },
-  arm64: { unshare: 97, lgetxattr: 9, lremovexattr: 15, mount: 40 },
+  x64: { unshare: 272, lgetxattr: 192, lremovexattr: 198, fchownat: 260, mknodat: 259, mount: 165 },
+  arm64: { unshare: 97, lgetxattr: 9, lremovexattr: 15, fchownat: 54, mknodat: 33, mount: 40 },
 };
 
 export function overlaySyscalls(): OverlaySyscalls | undefined {
   return SYSCALLS[process.arch];
 }
 
-// As root in the command's namespace: clones the mount tree at $src (open_tree OPEN_TREE_CLONE |
-// AT_RECURSIVE), gives it the idmap of a user namespace whose only mapping is the checkout's owner
-// → the sandbox user (uid and gid), and attaches it at $dst. The user namespace belongs to a child
-// that exists only to be mapped; it is gone when the step ends (the mount keeps the mapping).
-export const IDMAP_STEP = String.raw`my ($unshare, $src, $dst, $fu, $tu, $fg, $tg) = @ARGV;
+// As root in the command's namespace, before the workspace's top folder is hidden (the hiding
+// rebinds the workspace with what is mounted on it): one program for every mount the overlay needs.
+//  1. The command's layer: `<layer>/up` (the sandbox user's, 0755: it is the overlay's top folder)
+//     and `<layer>/work`; in the stash, the empty 0000 folder `d` and file `f` that cover.
+//  2. The idmapped clone of the workspace's mount tree at `<stash>/l` (open_tree OPEN_TREE_CLONE |
+//     AT_RECURSIVE, mount_setattr MOUNT_ATTR_IDMAP, move_mount): the idmap is that of a user
+//     namespace whose only mapping is the checkout's owner → the sandbox user (uid and gid), made by
+//     a child that exists only to be mapped and is gone when this step ends.
+//  3. The overlay on the workspace: the clone below, the layer above (view `in-place`, tests only:
+//     the clone itself, bound on the workspace).
+//  4. Each private folder covered by `d` and each private file by `f`, bound read-only (mount(2)
+//     MS_BIND, then MS_REMOUNT | MS_BIND | MS_RDONLY). A path that is no longer a folder (or file),
+//     or is a link, is passed over: its inode was checked just before the launch (verify), and no
+//     command of this namespace has run yet.
+// Paths arrive as arguments; the overlay's options name only the stash and the layer, whose
+// paths the set-up checked to hold no separator.
+export const PREP_STEP = String.raw`use strict;
+my ($view, $unshare, $mnr, $ws, $stash, $layer, $fu, $tu, $fg, $tg, $nd, $nf, @rest) = @ARGV;
 sub fail { print STDERR "patchloop sandbox: the workspace's overlay: $_[0]\n"; exit 125; }
+my $none = undef;
+sub mnt { my ($src, $dst, $type, $flags, $data) = @_;
+  syscall(0 + $mnr, defined $src ? "" . $src : $none, "" . $dst, defined $type ? "" . $type : $none, 0 + $flags, defined $data ? "" . $data : $none) == 0 or fail("mount $dst: $!"); }
+mkdir("$layer") or fail("$layer: $!");
+for ("$layer/up", "$layer/work") { mkdir($_, 0755) or fail("$_: $!"); }
+chown($tu, $tg, "$layer/up") or fail("chown: $!");
+mkdir("$stash/l") or fail("$stash/l: $!");
+mkdir("$stash/d", 0) or fail("$stash/d: $!"); chmod(0, "$stash/d");
+open(my $fh, '>', "$stash/f") or fail("$stash/f: $!"); close $fh; chmod(0, "$stash/f");
 pipe(my $r, my $w) or fail("pipe: $!");
 pipe(my $r2, my $w2) or fail("pipe: $!");
 my $pid = fork() // fail("fork: $!");
@@ -82,12 +106,18 @@ for (["uid_map", "$fu $tu 1\n"], ["gid_map", "$fg $tg 1\n"]) {
 }
 open(my $ns, '<', "/proc/$pid/ns/user") or fail("ns: $!");
 close $w2; waitpid $pid, 0;
-my $path = "" . $src; my $empty = ""; my $to = "" . $dst;
-my $fd = syscall(428, -100, $path, 1 | 0x80000 | 0x8000);
+my $empty = "";
+my $fd = syscall(428, -100, "" . $ws, 1 | 0x80000 | 0x8000);
 $fd >= 0 or fail("open_tree: $!");
 my $attr = pack('QQQQ', 0x00100000, 0, 0, fileno($ns));
 syscall(442, $fd, $empty, 0x1000 | 0x8000, $attr, 32) == 0 or fail("idmapped mount: $!");
-syscall(429, $fd, $empty, -100, $to, 4) == 0 or fail("move_mount: $!");`;
+syscall(429, $fd, $empty, -100, "$stash/l", 4) == 0 or fail("move_mount: $!");
+if ($view eq 'in-place') { mnt("$stash/l", $ws, undef, 4096 | 16384, undef); }
+else { mnt("overlay", $ws, "overlay", 0, "lowerdir=$stash/l,upperdir=$layer/up,workdir=$layer/work,redirect_dir=off,index=off,metacopy=off,xino=off"); }
+my @folders = @rest[0 .. $nd - 1]; my @files = @rest[$nd .. $nd + $nf - 1];
+for my $p (@folders) { next unless -d $p && !-l $p; mnt("$stash/d", $p, undef, 4096, undef); mnt(undef, $p, undef, 4096 | 32 | 1, undef); }
+for my $p (@files) { next unless -f $p && !-l $p; mnt("$stash/f", $p, undef, 4096, undef); mnt(undef, $p, undef, 4096 | 32 | 1, undef); }
+exit 0;`;
 
 // As root, after the command has ended: moves the upper layer $up into the workspace $ws. Entries
 // are taken folder by folder, a folder before what it holds, so the folder an entry goes into has
@@ -101,9 +131,7 @@ syscall(429, $fd, $empty, -100, $to, 4) == 0 or fail("move_mount: $!");`;
 // touched. Prints "applied N" and one "error PATH: WHY" line per entry left out.
 export const APPLY_STEP = String.raw`use strict;
 use Fcntl qw(:mode O_RDONLY O_WRONLY O_CREAT O_EXCL O_NOFOLLOW);
-use POSIX ();
-use File::Path ();
-my ($lgetxattr, $lremovexattr, $follow, $up, $ws, $uid, $gid, $state, $n, @rest) = @ARGV;
+my ($lgetxattr, $lremovexattr, $fchownat, $mknodat, $follow, $up, $ws, $uid, $gid, $state, $n, @rest) = @ARGV;
 my @hidden = @rest[0 .. $n - 1];
 my ($applied, @errors) = (0);
 sub err { my ($p, $why) = @_; $p =~ s/[\x00-\x1f\x7f]/?/g; push @errors, "$p: $why"; }
@@ -111,15 +139,20 @@ sub covers { my ($r) = @_; for my $h (@hidden) { return 1 if $h eq $r || index($
 sub opaque { my $p = "" . $_[0]; my $name = "trusted.overlay.opaque"; my $buf = "\0" x 8;
   my $got = syscall(0 + $lgetxattr, $p, $name, $buf, 8); return $got > 0 && substr($buf, 0, $got) eq 'y'; }
 sub noacl { my $p = "" . $_[0]; for my $x ("system.posix_acl_access", "system.posix_acl_default") { my $name = "" . $x; syscall(0 + $lremovexattr, $p, $name); } }
+sub lchown { syscall(0 + $fchownat, -100, "" . $_[0], 0 + $uid, 0 + $gid, 0x100) == 0; }
+# removes a tree without following a link (lstat: a link is removed, never entered)
+sub rmtree { my ($p) = @_; my @s = lstat $p or return 1;
+  if (-d _) { opendir(my $h, $p) or return 0; my @e = grep { $_ ne '.' && $_ ne '..' } readdir $h; closedir $h;
+    for (@e) { rmtree("$p/$_") or return 0; } return rmdir $p; }
+  return unlink $p; }
 sub remove { my ($r) = @_; my $p = "$ws/$r";
   return 1 unless defined((lstat $p)[2]);
   if (covers($r)) { err($r, "holds a private path: left in place"); return 0; }
-  if (-d _) { File::Path::remove_tree($p, { error => \my $e }); if (@$e) { err($r, "could not be removed"); return 0; } return 1; }
-  unlink($p) or do { err($r, "could not be removed: $!"); return 0; }; return 1; }
+  rmtree($p) or do { err($r, "could not be removed: $!"); return 0; }; return 1; }
 sub copyin { my ($src, $dst, $mode) = @_;
   my $tmp = "$dst.patchloop-$$";
   if (S_ISLNK($mode)) { my $t = readlink($src); defined $t or return 0; symlink($t, $tmp) or return 0; }
-  elsif (S_ISFIFO($mode)) { POSIX::mkfifo($tmp, 0600) or return 0; }
+  elsif (S_ISFIFO($mode)) { syscall(0 + $mknodat, -100, "" . $tmp, S_IFIFO | 0600, 0) == 0 or return 0; }
   elsif (!S_ISREG($mode)) { return 1; }
   else {
     sysopen(my $in, $src, O_RDONLY | O_NOFOLLOW) or return 0;
@@ -144,7 +177,7 @@ sub walk { my ($rel) = @_;
       my @d = $follow ? stat $dst : lstat $dst;
       if (@d && !S_ISDIR($d[2])) { remove($r) or next; @d = (); }
       my $made = !@d;
-      if ($made) { mkdir($dst, 0700) or do { err($r, "could not be made: $!"); next; }; $applied++; chown($uid, $gid, $dst); }
+      if ($made) { mkdir($dst, 0700) or do { err($r, "could not be made: $!"); next; }; $applied++; lchown($dst); }
       elsif (opaque($src)) {
         opendir(my $h, $src) or do { err($r, "could not be read: $!"); next; };
         my %keep = map { $_ => 1 } readdir $h; closedir $h;
@@ -162,10 +195,10 @@ sub walk { my ($rel) = @_;
       my @d = lstat $dst;
       if (@d && S_ISDIR($d[2])) { remove($r) or next; }
       if (!rename($src, $dst)) {
-        if ($! == POSIX::EXDEV()) { copyin($src, $dst, $mode) or do { err($r, "could not be copied in: $!"); next; }; }
+        if ($! == 18) { copyin($src, $dst, $mode) or do { err($r, "could not be copied in: $!"); next; }; }
         else { err($r, "could not be moved in: $!"); next; }
       }
-      POSIX::lchown($uid, $gid, $dst);
+      lchown($dst);
       noacl($dst) unless S_ISLNK($mode);
       chmod($mode & 0777, $dst) unless S_ISLNK($mode);
       $applied++;
@@ -175,24 +208,10 @@ sub walk { my ($rel) = @_;
   }
 }
 walk('');
-File::Path::remove_tree($state, { error => \my $e }) unless @errors;
+rmtree($state) unless @errors;
 print "applied $applied\n";
 print "error $_\n" for @errors;
 exit 0;`;
-
-// As root in the command's namespace, once the overlay is mounted: covers each private folder with
-// the empty 0000 folder $d and each private file with the empty 0000 file $f, bound read-only. A
-// path that is no longer a folder (or file), or is a link, is passed over: its inode was checked
-// just before the launch (verify), so only a command of this namespace could have changed it, and
-// none has run yet.
-export const COVER_STEP = String.raw`my ($nr, $d, $f, $nd, $nf, @rest) = @ARGV;
-my @folders = @rest[0 .. $nd - 1]; my @files = @rest[$nd .. $nd + $nf - 1];
-sub cover { my ($src, $p) = @_; my $none = undef;
-  syscall(0 + $nr, "" . $src, "" . $p, $none, 4096, $none) == 0 or die "patchloop sandbox: $p could not be covered: $!\n";
-  syscall(0 + $nr, $none, "" . $p, $none, 4096 | 32 | 1, $none) == 0 or die "patchloop sandbox: $p could not be made read-only: $!\n"; }
-for (@folders) { cover($d, $_) if -d $_ && !-l $_; }
-for (@files) { cover($f, $_) if -f $_ && !-l $_; }
-`;
 
 export const PERL_FLAGS = ['-t', '-X'] as const;
 
@@ -255,11 +274,6 @@ export async function tryOverlay(
   if (!PLAIN_PATH.test(stash)) return `${stash} cannot be named in the overlay's options`;
   const top = lstatSync(workspace);
   const state = mkdtempSync(join(tmpdir(), 'patchloop-overlay-probe-'));
-  const script = String.raw`set -eu
-perl=$1 idmap=$2 mount=$3 mkdir=$4 nr=$5 ws=$6 state=$7 fu=$8 fg=$9
-"$mkdir" "$state/l" "$state/up" "$state/work"
-"$perl" -t -X -e "$idmap" -- "$nr" "$ws" "$state/l" "$fu" 65534 "$fg" 65534
-"$mount" -t overlay patchloop-probe -o "lowerdir=$state/l,upperdir=$state/up,workdir=$state/work,redirect_dir=off,index=off,metacopy=off,xino=off" "$ws"`;
   try {
     if (!PLAIN_PATH.test(state)) return `${state} cannot be named in the overlay's options`;
     const r = await asRoot(root, bins.unshare, [
@@ -267,19 +281,23 @@ perl=$1 idmap=$2 mount=$3 mkdir=$4 nr=$5 ws=$6 state=$7 fu=$8 fg=$9
       '--propagation',
       'private',
       '--',
-      bins.sh,
-      '-c',
-      script,
-      'patchloop-overlay-probe',
       bins.perl,
-      IDMAP_STEP,
-      bins.mount,
-      bins.mkdir,
+      ...PERL_FLAGS,
+      '-e',
+      PREP_STEP,
+      '--',
+      'overlay',
       String(numbers.unshare),
+      String(numbers.mount),
       workspace,
       state,
+      join(state, 'layer'),
       String(top.uid),
+      '65534',
       String(top.gid),
+      '65534',
+      '0',
+      '0',
     ]);
     if (r.code === 0) return undefined;
     return `no idmapped overlay of the workspace here (${firstLine(r.stderr) || `exit ${r.code}`})`;
@@ -371,6 +389,10 @@ export async function openOverlay(
   if (identity.size > MAX_PRIVATE_PATHS)
     return `the workspace holds ${identity.size} paths others may not read (more than ${MAX_PRIVATE_PATHS})`;
   const state = mkdtempSync(join(tmpdir(), 'patchloop-overlay-'));
+  if (!PLAIN_PATH.test(state)) {
+    rmSync(state, { recursive: true, force: true });
+    return `${state} cannot be named in the overlay's options`;
+  }
   const relative = (p: string) => p.slice(workspace.length + 1);
   const access: OverlayAccess = {
     owner,
@@ -396,6 +418,13 @@ export async function openOverlay(
     },
     async apply(n) {
       const dir = join(state, String(n));
+      // a command that wrote nothing (the layer is the sandbox user's 0755 folder): no step to run;
+      // its empty layer goes with the state folder
+      try {
+        if (readdirSync(join(dir, 'up')).length === 0) return undefined;
+      } catch {
+        // unreadable or missing: the step says what it finds
+      }
       const r = await asRoot(root, bins.perl, [
         ...PERL_FLAGS,
         '-e',
@@ -403,6 +432,8 @@ export async function openOverlay(
         '--',
         String(numbers.lgetxattr),
         String(numbers.lremovexattr),
+        String(numbers.fchownat),
+        String(numbers.mknodat),
         access.followLinks ? '1' : '0',
         join(dir, 'up'),
         workspace,
