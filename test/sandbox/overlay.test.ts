@@ -275,6 +275,43 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
     expect(existsSync(join(f.workspace, 'written.txt'))).toBe(false);
   });
 
+  it('copies what a command wrote when its layer is on another file system than the checkout', async () => {
+    f = createFixture();
+    writeFileSync(join(f.workspace, 'a.txt'), 'a\n');
+    // the layers are made in the system temp folder: a tmpfs here, the checkout is not on one
+    const temp = mkdtempSync('/dev/shm/pl-layers-');
+    expect(lstatSync(temp).dev).not.toBe(lstatSync(f.workspace).dev);
+    const was = process.env.TMPDIR;
+    process.env.TMPDIR = temp;
+    try {
+      setup = await overlaySandbox(f);
+    } finally {
+      if (was === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = was;
+    }
+    try {
+      const r = await run(
+        setup,
+        f,
+        'echo more >> a.txt && mkdir -p out && echo new > out/b.txt && chmod 600 out/b.txt && ln -s a.txt link && mkfifo pipe && echo ok',
+      );
+      expect(r.text).toBe('ok\n');
+      expect(r.workspaceNote).toBeUndefined();
+      expect(readFileSync(join(f.workspace, 'a.txt'), 'utf8')).toBe('a\nmore\n');
+      expect(readFileSync(join(f.workspace, 'out', 'b.txt'), 'utf8')).toBe('new\n');
+      expect(lstatSync(join(f.workspace, 'out', 'b.txt')).mode & 0o777).toBe(0o600);
+      expect(readlinkSync(join(f.workspace, 'link'))).toBe('a.txt');
+      expect(lstatSync(join(f.workspace, 'pipe')).isFIFO()).toBe(true);
+      const owner = lstatSync(f.workspace);
+      const st = lstatSync(join(f.workspace, 'out', 'b.txt'));
+      expect([st.uid, st.gid]).toEqual([owner.uid, owner.gid]);
+    } finally {
+      await setup.dispose();
+      setup = undefined;
+      rmSync(temp, { recursive: true, force: true });
+    }
+  });
+
   it('leaves no layer behind after dispose', async () => {
     f = createFixture();
     // the layers are made in the system temp folder: one of this test's own, to look in
