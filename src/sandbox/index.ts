@@ -387,7 +387,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
   );
   if (!stash)
     throw new SandboxSetupError(`none of ${STASH_CANDIDATES.join(', ')} can hold the workspace's mounts`);
-  const perl = systemBin('perl');
+  const perl = opts.hideBins?.includes('perl') ? undefined : systemBin('perl');
   const rm = systemBin('rm');
   const syscalls = overlaySyscalls();
   const overlayBins: OverlayBins | undefined =

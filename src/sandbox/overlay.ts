@@ -1,5 +1,5 @@
 import { lstatSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SandboxSetupError } from './error.js';
 import { asRoot, firstLine, type RootAccess } from './user.js';
@@ -322,21 +322,15 @@ export async function openOverlay(
   const top = lstatSync(workspace);
   const owner = { uid: top.uid, gid: top.gid };
   const git = join(workspace, '.git');
-  // read only: find stats each path and prints; nothing is written, no ctime moves
-  const walked = await asRoot(root, bins.find, [
-    workspace,
-    '-path',
-    git,
-    '-prune',
-    '-o',
+  // read only: find stats each path and prints; nothing is written, no ctime moves. What it looks
+  // for, in this order: a private folder (printed, not entered), a private file, a path the sandbox
+  // user owns.
+  const tests = () => [
     '-type',
     'd',
     '!',
     '-perm',
     '-001',
-    '!',
-    '-samefile',
-    workspace,
     '-prune',
     '-printf',
     'd%p\\0',
@@ -353,11 +347,57 @@ export async function openOverlay(
     String(sandboxUid),
     '-printf',
     'u%p\\0',
+  ];
+  const walk = async (args: string[]) => {
+    const r = await asRoot(root, bins.find, args);
+    if (r.code !== 0)
+      throw new SandboxSetupError(
+        `could not list the workspace's private paths: ${firstLine(r.stderr) || `exit ${r.code}`}`,
+      );
+    return r.stdout;
+  };
+  // The walk is the set-up's one cost that grows with the checkout, and it is the kernel's work
+  // (directory reads and stats), so it is shared among the processors: a first find goes two
+  // levels down and prints each folder at the second level ('r') instead of entering it, and
+  // those folders are split among as many finds as there are processors.
+  // (each starting point of the deeper finds is looked at by them: printed 'u' there if it is the
+  // sandbox user's; only a folder others may enter is one)
+  const glob = workspace.replace(/[[\]*?\\]/g, '\\$&');
+  const shallow = await walk([
+    workspace,
+    '-maxdepth',
+    '2',
+    '(',
+    '-path',
+    git,
+    '-prune',
+    '-o',
+    '-samefile',
+    workspace,
+    '-o',
+    '-path',
+    `${glob}/*/*`,
+    '-type',
+    'd',
+    '-perm',
+    '-001',
+    '-printf',
+    'r%p\\0',
+    '-o',
+    ...tests(),
+    ')',
   ]);
-  if (walked.code !== 0)
-    throw new SandboxSetupError(
-      `could not list the workspace's private paths: ${firstLine(walked.stderr) || `exit ${walked.code}`}`,
-    );
+  const roots = shallow
+    .split('\0')
+    .filter((r) => r[0] === 'r')
+    .map((r) => r.slice(1));
+  const lanes = Math.max(1, Math.min(availableParallelism(), 8, roots.length));
+  const deep = await Promise.all(
+    Array.from({ length: roots.length ? lanes : 0 }, (_, i) =>
+      walk([...roots.filter((_, j) => j % lanes === i), ...tests()]),
+    ),
+  );
+  const walked = { stdout: [shallow, ...deep].join('\0') };
   const identity = new Map<string, Identity & { folder: boolean }>();
   const records = walked.stdout.split('\0').filter(Boolean);
   // What the sandbox user owns in the checkout was made by commands of an earlier run that shared
@@ -377,7 +417,7 @@ export async function openOverlay(
       );
   }
   for (const rec of records) {
-    if (rec[0] === 'u') continue;
+    if (rec[0] !== 'd' && rec[0] !== 'f') continue;
     const p = rec.slice(1);
     try {
       const st = lstatSync(p);

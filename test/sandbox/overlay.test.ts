@@ -57,12 +57,14 @@ const ctime = (p: string) => lstatSync(p).ctimeMs;
 describe.skipIf(missing !== undefined)('the overlay access method', () => {
   let f: Fixture | undefined;
   let setup: Isolated | undefined;
-  afterEach(async () => {
+  // one fixture and sandbox at a time: each loop below runs with its defence on, then off
+  const closeRound = async () => {
     await setup?.dispose();
     setup = undefined;
     f?.cleanup();
     f = undefined;
-  });
+  };
+  afterEach(closeRound);
 
   it('puts what a command wrote into the checkout before its result is read, owned by the checkout’s owner', async () => {
     f = createFixture();
@@ -164,10 +166,7 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
         );
         expect(lstatSync(join(store, 'index.js')).nlink).toBe(1);
       }
-      await setup.dispose();
-      setup = undefined;
-      f.cleanup();
-      f = undefined;
+      await closeRound();
     }
   });
 
@@ -182,12 +181,21 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
       mkdirSync(join(ws, '.gcloud'));
       chmodSync(join(ws, '.gcloud'), 0o700);
       writeFileSync(join(ws, '.gcloud', 'token.json'), 'folder-token-9a8b\n', { mode: 0o644 });
+      // deeper down too: at the second level (where the walk is split) and below it
+      mkdirSync(join(ws, 'node_modules', '.cache', 'deep'), { recursive: true });
+      writeFileSync(join(ws, 'node_modules', '.cache', 'deep', 'npmrc'), 'deep-token-5c6d\n', {
+        mode: 0o600,
+      });
+      chmodSync(join(ws, 'node_modules', '.cache', 'deep', 'npmrc'), 0o600);
+      mkdirSync(join(ws, 'vendor', 'keys'), { recursive: true });
+      writeFileSync(join(ws, 'vendor', 'keys', 'id'), 'level-two-7e8f\n', { mode: 0o644 });
+      chmodSync(join(ws, 'vendor', 'keys'), 0o700);
       setup = await overlaySandbox(f, weaken);
       const r = await run(
         setup,
         f,
         [
-          'cat gha-creds-abc.json .gcloud/token.json',
+          'cat gha-creds-abc.json .gcloud/token.json node_modules/.cache/deep/npmrc vendor/keys/id',
           'mv gha-creds-abc.json creds-leak.txt',
           'mv .gcloud exposed',
           'ln gha-creds-abc.json hard-leak',
@@ -199,9 +207,13 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
       expect(r.text).toContain('end');
       if (weaken.length) {
         expect(r.text).toContain('cloud-key-1e2f');
+        expect(r.text).toContain('deep-token-5c6d');
+        expect(r.text).toContain('level-two-7e8f');
       } else {
         expect(r.text).not.toContain('cloud-key-1e2f');
         expect(r.text).not.toContain('folder-token-9a8b');
+        expect(r.text).not.toContain('deep-token-5c6d');
+        expect(r.text).not.toContain('level-two-7e8f');
         // both are still where they were, as they were
         expect(readFileSync(join(ws, 'gha-creds-abc.json'), 'utf8')).toBe('cloud-key-1e2f\n');
         expect(readFileSync(join(ws, '.gcloud', 'token.json'), 'utf8')).toBe('folder-token-9a8b\n');
@@ -211,10 +223,7 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
             /cloud-key|folder-token/,
           );
       }
-      await setup.dispose();
-      setup = undefined;
-      f.cleanup();
-      f = undefined;
+      await closeRound();
     }
   });
 
@@ -236,10 +245,7 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
         expect(readFileSync(join(f.workspace, 'cache', 'x'), 'utf8')).toBe('planted\n');
       }
       rmSync(outside, { recursive: true, force: true });
-      await setup.dispose();
-      setup = undefined;
-      f.cleanup();
-      f = undefined;
+      await closeRound();
     }
   });
 
@@ -310,6 +316,30 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
       setup = undefined;
       rmSync(temp, { recursive: true, force: true });
     }
+  });
+
+  it('falls back to the ACL walks where the overlay cannot be made (here: no Perl), and says so', async () => {
+    f = createFixture();
+    const made = await createSandbox({
+      workspace: f.workspace,
+      env: f.env,
+      privateDirs: [f.runnerTemp],
+      hideBins: ['perl'],
+    });
+    if (made.kind !== 'isolated') throw new Error(`not isolated: ${made.reason}`);
+    setup = made;
+    expect(made.reason).toContain('ACL access to the workspace');
+    expect(made.reason).not.toContain('overlay');
+    expect((await run(made, f, 'echo x > made.txt && echo ok')).text).toBe('ok\n');
+    expect(readFileSync(join(f.workspace, 'made.txt'), 'utf8')).toBe('x\n');
+    // asked for explicitly, the overlay that cannot be had makes commands unavailable
+    const asked = await createSandbox({
+      workspace: f.workspace,
+      env: f.env,
+      access: 'overlay',
+      hideBins: ['perl'],
+    });
+    expect(asked).toEqual({ kind: 'unavailable', reason: 'perl is not installed' });
   });
 
   it('leaves no layer behind after dispose', async () => {
