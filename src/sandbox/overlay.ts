@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { lstatSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SandboxSetupError } from './error.js';
-import { asRoot, firstLine, type RootAccess } from './user.js';
+import { asRoot, firstLine, type RootAccess, type RunResult } from './user.js';
 
 // The overlay access method: what commands write lands in a layer of patchloop's own, and
 // patchloop moves it into the checkout when the command has ended. Nothing of the checkout is
@@ -349,7 +350,9 @@ export async function openOverlay(
     'u%p\\0',
   ];
   const walk = async (args: string[]) => {
-    const r = await asRoot(root, bins.find, args);
+    // what it prints can be long (the second-level folders of a large node_modules, an earlier
+    // run's files): a bound far past any checkout, and time for a slow disk
+    const r = await asRoot(root, bins.find, args, { maxBuffer: 1 << 30, timeoutMs: 30 * 60_000 });
     if (r.code !== 0)
       throw new SandboxSetupError(
         `could not list the workspace's private paths: ${firstLine(r.stderr) || `exit ${r.code}`}`,
@@ -465,7 +468,7 @@ export async function openOverlay(
       } catch {
         // unreadable or missing: the step says what it finds
       }
-      const r = await asRoot(root, bins.perl, [
+      const r = await detachedAsRoot(root, bins.perl, [
         ...PERL_FLAGS,
         '-e',
         APPLY_STEP,
@@ -507,4 +510,32 @@ function existsQuiet(p: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Runs a program as root in a process group of its own, with no time limit: the move of a layer
+ * into the checkout must not be cut short by a Ctrl-C meant for patchloop (the terminal signals
+ * the whole foreground group) or by a timer, or the rest of the command's work would be lost.
+ */
+function detachedAsRoot(root: RootAccess, bin: string, args: string[]): Promise<RunResult> {
+  const [file, ...rest] = root.prefix.length ? [...root.prefix, bin, ...args] : [bin, ...args];
+  return new Promise((done) => {
+    const child = spawn(file!, rest, {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.once('error', (e) => done({ code: 127, stdout: '', stderr: e.message }));
+    child.once('close', (code) =>
+      done({
+        code: code ?? 1,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      }),
+    );
+  });
 }

@@ -15,7 +15,7 @@ export interface RunResult {
 export function run(
   file: string,
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; maxBuffer?: number } = {},
 ): Promise<RunResult> {
   return new Promise((done) => {
     execFile(
@@ -26,7 +26,7 @@ export function run(
         env: options.env ?? { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
         encoding: 'utf8',
         timeout: options.timeoutMs ?? 120_000,
-        maxBuffer: 4 << 20,
+        maxBuffer: options.maxBuffer ?? 4 << 20,
       },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : 127) : 0;
@@ -78,8 +78,15 @@ export async function findRootAccess(): Promise<RootAccess | string> {
   return { prefix: [sudo, '-n', '--'], viaSudo: true };
 }
 
-export function asRoot(root: RootAccess, bin: string, args: string[]): Promise<RunResult> {
-  return root.prefix.length ? run(root.prefix[0]!, [...root.prefix.slice(1), bin, ...args]) : run(bin, args);
+export function asRoot(
+  root: RootAccess,
+  bin: string,
+  args: string[],
+  options: { timeoutMs?: number; maxBuffer?: number } = {},
+): Promise<RunResult> {
+  return root.prefix.length
+    ? run(root.prefix[0]!, [...root.prefix.slice(1), bin, ...args], options)
+    : run(bin, args, options);
 }
 
 export interface Account {
