@@ -39,6 +39,15 @@ import { asRoot, firstLine, type RootAccess, type RunResult } from './user.js';
 //   are only as writable as others' bits say. MCP stdio servers, which live for the whole run, see
 //   the workspace read-only: their writes could not be moved in while they run.
 //
+// Why this and not another way: the ACL or group walks (access.ts) write every path at set-up and
+// at the end, and move every ctime; granting write access only where commands write cannot know
+// where that is (a build's `target/`, `node_modules/.cache`); an idmapped bind of the workspace
+// without the overlay would let commands write a store's inode (claim 10), which the upper layer
+// prevents by construction; a bind-mounted copy costs a copy of every file. No mount option tells
+// a private file from another by its mode, so that one rule still needs to know the paths: an
+// unprivileged overlay mounter whose own read check would refuse them needs a user and mount
+// namespace of its own per command, and was not built.
+//
 // It needs idmapped mounts of the workspace's file system, overlayfs over them (Linux 5.19+), and
 // a 64-bit Perl of a known architecture. The set-up's probe tries exactly this on the workspace; a
 // machine that fails it gets the ACL (or group) walks of access.ts.
