@@ -160,7 +160,9 @@ function turnHtml(turn: TurnView): string {
 function eventHtml(event: EventLine): string {
   if (isSessionBoundary(event)) return boundaryHtml(event);
   const isError = event.event === 'error' || event.event === 'cancel';
-  return `<div class="event${isError ? ' e' : ''}" data-kind="${esc(String(event.event))}"><span class="ek">${esc(String(event.event))}</span>${esc(describeEvent(event))}</div>`;
+  // a line's own text: String() of an object whose toString is not a function throws
+  const kind = typeof event.event === 'string' ? event.event : safeJson(event.event);
+  return `<div class="event${isError ? ' e' : ''}" data-kind="${esc(kind)}"><span class="ek">${esc(kind)}</span>${esc(describeEvent(event))}</div>`;
 }
 
 const BOUNDARY_CSS =
@@ -174,7 +176,7 @@ function boundaryHtml(event: EventLine): string {
   const earlier = runUrl ? link(runUrl, 'the earlier run') : 'the earlier session';
   return (
     `<div class="event boundary" data-kind="continue" id="earlier-session-end"><span class="ek">continue</span>` +
-    `Above: ${earlier}${from}, ${String(event.earlierMessages)} recorded messages. Below: this session, continuing it.</div>`
+    `Above: ${earlier}${from}, ${typeof event.earlierMessages === 'number' ? event.earlierMessages : safeJson(event.earlierMessages)} recorded messages. Below: this session, continuing it.</div>`
   );
 }
 

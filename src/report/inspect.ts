@@ -114,7 +114,11 @@ export function renderInspectText(view: RunView, options: InspectTextOptions = {
   for (const item of view.timeline) {
     if (item.kind === 'turn') renderTurn(item.turn);
     else if (item.kind === 'event')
-      line(p.yellow(`  ! ${t(String(item.event.event))}`) + ` ${fit(eventFields(item.event), 6)}`);
+      line(
+        p.yellow(
+          `  ! ${t(typeof item.event.event === 'string' ? item.event.event : safeJson(item.event.event))}`,
+        ) + ` ${fit(eventFields(item.event), 6)}`,
+      );
     else if (item.kind === 'user') {
       line('');
       line(p.bold('User'));

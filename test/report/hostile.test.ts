@@ -95,6 +95,18 @@ describe('readers on hostile transcripts', () => {
     );
   });
 
+  // found by the property above (seed -327840141): String() of an object whose toString is not a
+  // function throws, and an event's kind or a boundary's count is the line's own value
+  it('render an event whose kind is an object with a toString that is not a function', () => {
+    const text = [
+      JSON.stringify({ type: 'event', event: { toString: 0 } }),
+      JSON.stringify({ type: 'event', event: 'continue', earlierMessages: { valueOf: 1, toString: 2 } }),
+    ].join('\n');
+    const view = buildRunView(parseTranscript(text));
+    expect(renderHtml(view)).toContain('{&quot;toString&quot;:0}');
+    expect(renderInspectText(view, { color: false })).toContain('{"toString":0}');
+  });
+
   it('counts a tool named __proto__ like any other, without touching Object.prototype', () => {
     const text = [
       {
