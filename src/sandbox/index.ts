@@ -21,7 +21,14 @@ import { findKeyringTools, probeKeyrings, type KeyringProgram, type KeyringTool 
 import { describeNetwork, networkNote, type CommandNetwork, type RefusedHost } from './network.js';
 import { startNetworkProxy, type NetworkProxy, type ProxyOptions } from './proxy.js';
 import { currentHardLimits, DEFAULT_COMMAND_LIMITS, type CommandLimits } from './limits.js';
-import { openOverlay, overlaySyscalls, tryOverlay, type OverlayBins } from './overlay.js';
+import {
+  isPlainPath,
+  openOverlay,
+  overlaySyscalls,
+  tryOverlay,
+  type OverlayBins,
+  type OverlaySyscalls,
+} from './overlay.js';
 import { selfCheck } from './self-check.js';
 import { findSharedDirs } from './shared-dirs.js';
 import { asRoot, ensureUser, findRootAccess, firstLine, SANDBOX_USER, systemBin } from './user.js';
@@ -390,30 +397,30 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
   const perl = opts.hideBins?.includes('perl') ? undefined : systemBin('perl');
   const rm = systemBin('rm');
   const syscalls = overlaySyscalls();
-  const overlayBins: OverlayBins | undefined =
-    perl && rm
-      ? {
-          find: bins.find,
-          perl,
-          unshare: bins.unshare,
-          mount: bins.mount,
-          sh: bins.sh,
-          mkdir: bins.mkdir,
-          rm,
-        }
-      : undefined;
-  // the very mounts of a command, once, on this workspace (constant cost: no walk), beside the
-  // sandbox user's lookup
-  const trial: Promise<string | undefined> | undefined =
-    method !== 'overlay'
-      ? undefined
-      : !overlayBins
-        ? Promise.resolve('perl is not installed')
-        : !syscalls
-          ? Promise.resolve(`Perl's syscall() is used only on x86_64 and aarch64, not ${process.arch}`)
-          : tryOverlay(root, workspace, overlayBins, stash).catch(
-              (e: unknown) => `the overlay could not be tried: ${(e as Error).message}`,
-            );
+  const overlay: { bins: OverlayBins; syscalls: OverlaySyscalls } | string =
+    !perl || !rm
+      ? 'perl is not installed'
+      : !syscalls
+        ? `Perl's syscall() is used only on x86_64 and aarch64, not ${process.arch}`
+        : {
+            bins: { find: bins.find, perl, unshare: bins.unshare, mount: bins.mount, mkdir: bins.mkdir, rm },
+            syscalls,
+          };
+  if (method === 'overlay' && typeof overlay === 'string') {
+    if (opts.access === 'overlay') return unavailable(overlay);
+    method = walkMethod;
+  }
+  // The very mounts of a command are tried once on this workspace (constant cost, no walk) in
+  // `ready`, after the first model request has gone out; only where the answer decides whether
+  // commands can be offered at all (no walks to fall back on: sudo without setfacl) is it asked now.
+  const tryMounts = () =>
+    typeof overlay === 'string'
+      ? Promise.resolve(overlay)
+      : tryOverlay(root, workspace, overlay.bins, overlay.syscalls).catch(
+          (e: unknown) => `the overlay could not be tried: ${(e as Error).message}`,
+        );
+  const askNow = method === 'overlay' && walkMethod === 'group' && root.viaSudo;
+  const trial = askNow ? tryMounts() : undefined;
   // each gets a fresh tmpfs (made again inside the hidden top folder when it lies there), except
   // one that holds the workspace: when that is /tmp, the hiding tmpfs is its fresh copy
   const scratch = SCRATCH_DIRS.map(realDir).filter(
@@ -452,6 +459,8 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     if (opts.access === 'overlay') return unavailable(why);
     method = walkMethod;
   }
+  if (method === 'overlay' && !isPlainPath(stash))
+    throw new SandboxSetupError(`${stash} cannot be named in the overlay's options`);
   if (method === 'acl' && !systemBin('setfacl')) return unavailable('setfacl (package acl) is not installed');
   if (method === 'group' && root.viaSudo)
     return unavailable('setfacl (package acl) is needed to share the workspace when not running as root');
@@ -523,29 +532,41 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
       if (plan.groupRefresh) plan.refreshSince = Date.now() - REFRESH_MARGIN_MS;
       return openWorkspace(root, account, workspace, m).then((a) => (access = a));
     };
-    opening =
-      method === 'overlay' && overlayBins && syscalls
-        ? openOverlay(root, workspace, { ...overlayBins, chown: bins.chown }, account.uid).then((o) => {
-            if (typeof o !== 'string') {
-              plan.overlay = {
-                perl: overlayBins.perl,
-                syscalls,
-                access: weak.has('cover-private') ? { ...o, hidden: { folders: [], files: [] } } : o,
-                inPlace: weak.has('overlay-in-place'),
-              };
-              if (weak.has('apply-follows-links')) o.followLinks = true;
-              access = { method: 'overlay', revoke: () => o.dispose() };
-              return;
-            }
-            // a workspace of many private paths (umask 077): the walks, which cover each by its mode
-            if (opts.access === 'overlay') throw new SandboxSetupError(o);
-            if (walkMethod === 'group' && root.viaSudo)
-              throw new SandboxSetupError(
-                `${o}, and setfacl (package acl) is needed to share it when not running as root`,
-              );
-            return openWalks(walkMethod);
-          })
-        : openWalks(method as 'acl' | 'group');
+    // the overlay where its mounts can be made and the workspace is not mostly private (umask
+    // 077); else the walks, which cover each private path by its mode
+    const openOverlayOrWalks = async () => {
+      if (typeof overlay === 'string') throw new SandboxSetupError(overlay);
+      // asked already when askNow (and it answered yes)
+      const failed = askNow ? undefined : await tryMounts();
+      const o =
+        failed ??
+        (await openOverlay(
+          root,
+          workspace,
+          { ...overlay.bins, chown: bins.chown },
+          overlay.syscalls,
+          account.uid,
+        ));
+      if (typeof o !== 'string') {
+        if (weak.has('cover-private')) o.hidden = { folders: [], files: [] };
+        if (weak.has('apply-follows-links')) o.followLinks = true;
+        plan.overlay = {
+          perl: overlay.bins.perl,
+          syscalls: overlay.syscalls,
+          access: o,
+          inPlace: weak.has('overlay-in-place'),
+        };
+        access = { method: 'overlay', revoke: () => o.dispose() };
+        return;
+      }
+      if (opts.access === 'overlay') throw new SandboxSetupError(o);
+      if (walkMethod === 'group' && root.viaSudo)
+        throw new SandboxSetupError(
+          `${o}, and setfacl (package acl) is needed to share it when not running as root`,
+        );
+      return openWalks(walkMethod);
+    };
+    opening = method === 'overlay' ? openOverlayOrWalks() : openWalks(method as 'acl' | 'group');
     const [, shared] = await Promise.all([
       opening,
       weak.has('shared-dirs')

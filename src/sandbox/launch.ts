@@ -101,7 +101,10 @@ export const SCRATCH_DIRS = ['/tmp', '/var/tmp', '/dev/shm'];
 // Every path and program arrives as a positional parameter; nothing is pasted into the script.
 // The mounts are private to the namespace (unshare makes propagation private), so they vanish with
 // it and nothing outside changes.
-//  1. Binds that must survive the hiding are parked under a tmpfs on $stash.
+//  1. Binds that must survive the hiding are parked under a tmpfs on $stash. With the overlay
+//     method, PREP_STEP (overlay.ts) then mounts the command's overlay on the workspace and covers
+//     its private paths (before the hiding, which carries those mounts with the workspace); an MCP
+//     server's read-only view is bound after it.
 //  2. The workspace's top-level folder is covered by an empty tmpfs, and the workspace path is
 //     rebuilt inside it and bound back: what is above the workspace (a private HOME with its
 //     .netrc, RUNNER_TEMP next to the checkout) is simply not there, while absolute paths into the

@@ -148,7 +148,9 @@ sub err { my ($p, $why) = @_; $p =~ s/[\x00-\x1f\x7f]/?/g; push @errors, "$p: $w
 sub covers { my ($r) = @_; for my $h (@hidden) { return 1 if $h eq $r || index($h, "$r/") == 0 || index($r, "$h/") == 0; } return 0; }
 sub opaque { my $p = "" . $_[0]; my $name = "trusted.overlay.opaque"; my $buf = "\0" x 8;
   my $got = syscall(0 + $lgetxattr, $p, $name, $buf, 8); return $got > 0 && substr($buf, 0, $got) eq 'y'; }
-sub noacl { my $p = "" . $_[0]; for my $x ("system.posix_acl_access", "system.posix_acl_default") { my $name = "" . $x; syscall(0 + $lremovexattr, $p, $name); } }
+# ENODATA (61): it had none; EOPNOTSUPP (95): the file system keeps none
+sub noacl { my $p = "" . $_[0]; for my $x ("system.posix_acl_access", "system.posix_acl_default") { my $name = "" . $x;
+  return 0 if syscall(0 + $lremovexattr, $p, $name) != 0 && $! != 61 && $! != 95; } return 1; }
 sub lchown { syscall(0 + $fchownat, -100, "" . $_[0], 0 + $uid, 0 + $gid, 0x100) == 0; }
 # removes a tree without following a link (lstat: a link is removed, never entered)
 sub rmtree { my ($p) = @_; my @s = lstat $p or return 1;
@@ -181,13 +183,14 @@ sub walk { my ($rel) = @_;
     my ($src, $dst) = ("$up/$r", "$ws/$r");
     my @s = lstat $src or do { err($r, "vanished"); next; };
     my $mode = $s[2];
-    if (grep { $_ eq $r } @hidden) { err($r, "a private path: left in place"); next; }
+    if (grep { $_ eq $r || index($r, "$_/") == 0 } @hidden) { err($r, "a private path: left in place"); next; }
     if (S_ISCHR($mode) && $s[6] == 0) { $applied++ if remove($r); next; }
     if (S_ISDIR($mode)) {
       my @d = $follow ? stat $dst : lstat $dst;
       if (@d && !S_ISDIR($d[2])) { remove($r) or next; @d = (); }
       my $made = !@d;
-      if ($made) { mkdir($dst, 0700) or do { err($r, "could not be made: $!"); next; }; $applied++; lchown($dst); }
+      if ($made) { mkdir($dst, 0700) or do { err($r, "could not be made: $!"); next; }; $applied++;
+        lchown($dst) or err($r, "could not be given to the checkout's owner: $!"); }
       elsif (opaque($src)) {
         opendir(my $h, $src) or do { err($r, "could not be read: $!"); next; };
         my %keep = map { $_ => 1 } readdir $h; closedir $h;
@@ -208,9 +211,10 @@ sub walk { my ($rel) = @_;
         if ($! == 18) { copyin($src, $dst, $mode) or do { err($r, "could not be copied in: $!"); next; }; }
         else { err($r, "could not be moved in: $!"); next; }
       }
-      lchown($dst);
-      noacl($dst) unless S_ISLNK($mode);
-      chmod($mode & 0777, $dst) unless S_ISLNK($mode);
+      # a file still the sandbox user's, or with its ACL, is reported, not passed over
+      lchown($dst) or err($r, "could not be given to the checkout's owner: $!");
+      S_ISLNK($mode) or noacl($dst) or err($r, "its ACL could not be removed: $!");
+      S_ISLNK($mode) or chmod($mode & 0777, $dst) or err($r, "its mode could not be set: $!");
       $applied++;
       next;
     }
@@ -234,7 +238,6 @@ export interface OverlayBins {
   perl: string;
   unshare: string;
   mount: string;
-  sh: string;
   mkdir: string;
   rm: string;
 }
@@ -267,7 +270,9 @@ export interface OverlayAccess {
 }
 
 /** The overlay options take paths as comma- and colon-separated text: other characters only. */
-const PLAIN_PATH = /^[^,:\\\s]+$/;
+export function isPlainPath(path: string): boolean {
+  return /^[^,:\\\s]+$/.test(path);
+}
 
 /**
  * Whether a command's mounts can be made here: the very steps, once, in a throwaway namespace, on
@@ -277,15 +282,12 @@ export async function tryOverlay(
   root: RootAccess,
   workspace: string,
   bins: OverlayBins,
-  stash: string,
+  numbers: OverlaySyscalls,
 ): Promise<string | undefined> {
-  const numbers = overlaySyscalls();
-  if (!numbers) return `Perl's syscall() is used only on x86_64 and aarch64, not ${process.arch}`;
-  if (!PLAIN_PATH.test(stash)) return `${stash} cannot be named in the overlay's options`;
   const top = lstatSync(workspace);
   const state = mkdtempSync(join(tmpdir(), 'patchloop-overlay-probe-'));
   try {
-    if (!PLAIN_PATH.test(state)) return `${state} cannot be named in the overlay's options`;
+    if (!isPlainPath(state)) return `${state} cannot be named in the overlay's options`;
     const r = await asRoot(root, bins.unshare, [
       '--mount',
       '--propagation',
@@ -325,17 +327,16 @@ export async function openOverlay(
   root: RootAccess,
   workspace: string,
   bins: OverlayBins & { chown: string },
+  numbers: OverlaySyscalls,
   sandboxUid: number,
 ): Promise<OverlayAccess | string> {
-  const numbers = overlaySyscalls();
-  if (!numbers) return `Perl's syscall() is used only on x86_64 and aarch64, not ${process.arch}`;
   const top = lstatSync(workspace);
   const owner = { uid: top.uid, gid: top.gid };
   const git = join(workspace, '.git');
   // read only: find stats each path and prints; nothing is written, no ctime moves. What it looks
   // for, in this order: a private folder (printed, not entered), a private file, a path the sandbox
   // user owns.
-  const tests = () => [
+  const tests = [
     '-type',
     'd',
     '!',
@@ -396,7 +397,7 @@ export async function openOverlay(
     '-printf',
     'r%p\\0',
     '-o',
-    ...tests(),
+    ...tests,
     ')',
   ]);
   const roots = shallow
@@ -406,12 +407,11 @@ export async function openOverlay(
   const lanes = Math.max(1, Math.min(availableParallelism(), 8, roots.length));
   const deep = await Promise.all(
     Array.from({ length: roots.length ? lanes : 0 }, (_, i) =>
-      walk([...roots.filter((_, j) => j % lanes === i), ...tests()]),
+      walk([...roots.filter((_, j) => j % lanes === i), ...tests]),
     ),
   );
-  const walked = { stdout: [shallow, ...deep].join('\0') };
   const identity = new Map<string, Identity & { folder: boolean }>();
-  const records = walked.stdout.split('\0').filter(Boolean);
+  const records = [shallow, ...deep].join('\0').split('\0').filter(Boolean);
   // What the sandbox user owns in the checkout was made by commands of an earlier run that shared
   // the workspace by the walks (access.ts): through the idmap it would be nobody's, and no command
   // could change it. It becomes the checkout owner's, as what the overlay moves in is.
@@ -441,7 +441,7 @@ export async function openOverlay(
   if (identity.size > MAX_PRIVATE_PATHS)
     return `the workspace holds ${identity.size} paths others may not read (more than ${MAX_PRIVATE_PATHS})`;
   const state = mkdtempSync(join(tmpdir(), 'patchloop-overlay-'));
-  if (!PLAIN_PATH.test(state)) {
+  if (!isPlainPath(state)) {
     rmSync(state, { recursive: true, force: true });
     return `${state} cannot be named in the overlay's options`;
   }

@@ -96,6 +96,41 @@ describe('runCommand', () => {
     });
   });
 
+  // the overlay's move into the checkout (src/sandbox/overlay.ts) is a sandbox's settle()
+  it('awaits the sandbox’s settle once the command has ended, and hands its note to the model as an error', async () => {
+    let seen = '';
+    const sandbox: CommandSandbox = {
+      wrap: (spec) => ({
+        file: '/bin/sh',
+        args: ['-c', spec.command],
+        env: spec.env,
+        // the command's last write is there by the time it is called
+        settle: async () => {
+          seen = readFileSync(`${dir.path}/settled.txt`, 'utf8');
+          return 'one of the command’s changes could not be moved into the workspace';
+        },
+      }),
+    };
+    const r = await runCommand({ command: 'sleep 0.2; echo done > settled.txt', cwd: dir.path, sandbox });
+    expect(seen).toBe('done\n');
+    expect(r.exitCode).toBe(0);
+    expect(r.workspaceNote).toMatch(/could not be moved/);
+    const out = formatCommandResult('x', r);
+    expect(out.isError).toBe(true);
+    expect(out.content[0]).toMatchObject({ text: expect.stringContaining('[one of the command’s changes') });
+    // a settle that throws still ends in a note, never in a lost result
+    const failing: CommandSandbox = {
+      wrap: (spec) => ({
+        file: '/bin/sh',
+        args: ['-c', spec.command],
+        env: spec.env,
+        settle: () => Promise.reject(new Error('layer unreadable')),
+      }),
+    };
+    const r2 = await runCommand({ command: 'true', cwd: dir.path, sandbox: failing });
+    expect(r2.workspaceNote).toMatch(/could not be put into the workspace: Error: layer unreadable/);
+  });
+
   it('does not start when already aborted', async () => {
     const controller = new AbortController();
     controller.abort();
