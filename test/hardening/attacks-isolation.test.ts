@@ -238,6 +238,12 @@ describe.skipIf(!root)('check-then-use in the file tools', () => {
         secrets,
         event: 'issue',
         turns: (_req, i) => {
+          // the first turn's tool calls: the flipper's folders are made once they have run, that is
+          // once the sandbox's set-up is over (its walk gives what the sandbox user owns in the
+          // checkout back to the owner, as an earlier run's leftovers, and would take them from the
+          // flipper)
+          if (i === 0) return { toolCalls: [{ id: 'toolu_first', name: 'list_dir', json: '{"path":"."}' }] };
+          i -= 1;
           if (i === 0) {
             const ws = f2.work;
             mkdirSync(join(ws, 'real'), { recursive: true });
