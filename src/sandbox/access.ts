@@ -114,6 +114,22 @@ const closedFolder = (top: string, uid: number) => [
   '-prune',
 ];
 
+// What commands made is the sandbox user's; at the end it becomes the checkout owner's (its user
+// only: the group is the walks' to put back), so the runner may change and remove it, and a later
+// run (the overlay shows the sandbox user's files as nobody's) may write it. A find expression that
+// is never true: what follows it in an -o chain still sees every path. chown runs before find ends.
+const toOwner = (top: string, uid: number) => [
+  '-user',
+  String(uid),
+  '-exec',
+  need('chown'),
+  '-h',
+  String(lstatSync(top).uid),
+  '{}',
+  '+',
+  '-false',
+];
+
 const unescapeAcl = (s: string) =>
   s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
 
@@ -244,6 +260,8 @@ async function openAcl(
       const cleared = await toFile(root, sh, linked, find, [
         workspace,
         ...closedFolder(workspace, account.uid),
+        '-o',
+        ...toOwner(workspace, account.uid),
         '-o',
         '-type',
         'f',
@@ -482,6 +500,8 @@ async function restoreGroup(
     ...closedFolder(workspace, account.uid),
     '-printf',
     '%i %m %G %y %p\\0',
+    '-o',
+    ...toOwner(workspace, account.uid),
     '-o',
     '-printf',
     '%i %m %G %y %p\\0',

@@ -56,7 +56,8 @@ export type Defence =
   | 'shared-dirs'
   | 'cover-private'
   | 'overlay-in-place'
-  | 'apply-follows-links';
+  | 'apply-follows-links'
+  | 'apply-replaces-private';
 
 export interface SandboxOptions {
   workspace: string;
@@ -88,6 +89,11 @@ export interface SandboxOptions {
   selfCheck?: boolean;
   /** Tests only: programs taken as not installed, to set the sandbox up as where they are missing. */
   hideBins?: KeyringProgram[];
+  /**
+   * Tests only: the overlay covers the private paths a walk found, as where the reader's overlay
+   * cannot be stacked (a workspace on an overlay already).
+   */
+  overlayCovers?: boolean;
 }
 
 export type SandboxSetup =
@@ -454,8 +460,9 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
   const processes = Math.min(limits.processes, currentHardLimits().processes ?? Infinity);
   const pass = (opts.commandEnv ?? []).filter(isVariableName);
 
-  const [account, why] = await Promise.all([accountOf(machine, opts.user ?? SANDBOX_USER), trial]);
-  if (why) {
+  const [account, asked] = await Promise.all([accountOf(machine, opts.user ?? SANDBOX_USER), trial]);
+  if (typeof asked === 'string') {
+    const why = asked;
     if (opts.access === 'overlay') return unavailable(why);
     method = walkMethod;
   }
@@ -537,19 +544,25 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     const openOverlayOrWalks = async () => {
       if (typeof overlay === 'string') throw new SandboxSetupError(overlay);
       // asked already when askNow (and it answered yes)
-      const failed = askNow ? undefined : await tryMounts();
+      const how = asked ?? (await tryMounts());
       const o =
-        failed ??
-        (await openOverlay(
-          root,
-          workspace,
-          { ...overlay.bins, chown: bins.chown },
-          overlay.syscalls,
-          account.uid,
-        ));
+        typeof how === 'string'
+          ? how
+          : await openOverlay(
+              root,
+              workspace,
+              { ...overlay.bins, chown: bins.chown },
+              overlay.syscalls,
+              account,
+              how.filter && !opts.overlayCovers,
+            );
       if (typeof o !== 'string') {
-        if (weak.has('cover-private')) o.hidden = { folders: [], files: [] };
+        if (weak.has('cover-private')) {
+          delete o.reader;
+          o.hidden = { folders: [], files: [] };
+        }
         if (weak.has('apply-follows-links')) o.followLinks = true;
+        if (weak.has('apply-replaces-private')) o.replacesPrivate = true;
         plan.overlay = {
           perl: overlay.bins.perl,
           syscalls: overlay.syscalls,

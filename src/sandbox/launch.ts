@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { CommandLimits } from './limits.js';
 import { prlimitArgs } from './limits.js';
 import type { Account, RootAccess } from './user.js';
-import { PREP_STEP, type OverlayAccess, type OverlaySyscalls } from './overlay.js';
+import { PREP_STEP, prepArgs, type OverlayAccess, type OverlaySyscalls } from './overlay.js';
 
 /** Programs the launch runs, each resolved once to an absolute path in a system folder. */
 export interface LaunchBins {
@@ -127,7 +127,7 @@ const PRELUDE = String.raw`set -eu
 umask 022
 mount=$1 umount=$2 mkdir=$3 chown=$4 chmod=$5; shift 5
 ws=$1 hide=$2 hide_mode=$3 stash=$4 owner=$5 home=$6 cwd=$7; shift 7
-view=$1 perl=$2 prep=$3 nr=$4 mnr=$5 layer=$6 fu=$7 fg=$8; shift 8
+view=$1 perl=$2 prep=$3 nr=$4 mnr=$5 layer=$6; shift 6
 fail() { echo "patchloop sandbox: $*" >&2; exit 125; }
 n=$1; shift
 "$mount" -t tmpfs -o mode=0700,size=64k patchloop-stash "$stash"
@@ -144,7 +144,7 @@ done
 shift "$n"
 c=$1; shift
 if [ "$view" = overlay ] || [ "$view" = in-place ]; then
-  "$perl" -t -X -e "$prep" -- "$view" "$nr" "$mnr" "$ws" "$stash" "$layer" "$fu" "${'$'}{owner%%:*}" "$fg" "${'$'}{owner##*:}" "$@"
+  "$perl" -t -X -e "$prep" -- "$view" "$nr" "$mnr" "$ws" "$stash" "$layer" "$@"
 fi
 shift "$c"
 if [ -n "$hide" ]; then
@@ -339,8 +339,9 @@ export function commandArgv(
   const { bins, account } = plan;
   const ovl = plan.overlay;
   const overlay = ovl !== undefined && view.layer !== undefined && !view.readOnly;
-  const hidden = overlay ? ovl.access.hidden : { folders: [], files: [] };
-  const cover = hidden.folders.length + hidden.files.length;
+  const prep = overlay
+    ? prepArgs(ovl.syscalls, ovl.access.owner, account, ovl.access.reader, ovl.access.hidden)
+    : [];
   const argv = [
     // if patchloop (or sudo) dies, unshare dies, and with it the whole namespace (--kill-child)
     bins.setpriv,
@@ -375,15 +376,10 @@ export function commandArgv(
     String(ovl?.syscalls.unshare ?? 0),
     String(ovl?.syscalls.mount ?? 0),
     overlay ? join(ovl.access.state, String(view.layer)) : '',
-    String(ovl?.access.owner.uid ?? 0),
-    String(ovl?.access.owner.gid ?? 0),
     String(plan.readOnly.length),
     ...plan.readOnly,
-    String(cover + 2),
-    String(hidden.folders.length),
-    String(hidden.files.length),
-    ...hidden.folders,
-    ...hidden.files,
+    String(prep.length),
+    ...prep,
     String(plan.sticky.length),
     ...plan.sticky,
     String(plan.scratch.length),

@@ -52,7 +52,10 @@ import { asRoot, firstLine, type RootAccess, type RunResult } from './user.js';
 // a 64-bit Perl of a known architecture. The set-up's probe tries exactly this on the workspace; a
 // machine that fails it gets the ACL (or group) walks of access.ts.
 
-/** Syscall numbers the Perl steps use. open_tree, move_mount and mount_setattr are the same on both. */
+/**
+ * Syscall numbers the Perl steps use. open_tree, move_mount, mount_setattr, fsopen, fsconfig and
+ * fsmount are the same on both.
+ */
 export interface OverlaySyscalls {
   unshare: number;
   lgetxattr: number;
@@ -60,11 +63,34 @@ export interface OverlaySyscalls {
   fchownat: number;
   mknodat: number;
   mount: number;
+  setfsuid: number;
+  setfsgid: number;
+  setgroups: number;
 }
 
 const SYSCALLS: Readonly<Record<string, OverlaySyscalls>> = {
-  x64: { unshare: 272, lgetxattr: 192, lremovexattr: 198, fchownat: 260, mknodat: 259, mount: 165 },
-  arm64: { unshare: 97, lgetxattr: 9, lremovexattr: 15, fchownat: 54, mknodat: 33, mount: 40 },
+  x64: {
+    unshare: 272,
+    lgetxattr: 192,
+    lremovexattr: 198,
+    fchownat: 260,
+    mknodat: 259,
+    mount: 165,
+    setfsuid: 122,
+    setfsgid: 123,
+    setgroups: 116,
+  },
+  arm64: {
+    unshare: 97,
+    lgetxattr: 9,
+    lremovexattr: 15,
+    fchownat: 54,
+    mknodat: 33,
+    mount: 40,
+    setfsuid: 151,
+    setfsgid: 152,
+    setgroups: 159,
+  },
 };
 
 export function overlaySyscalls(): OverlaySyscalls | undefined {
@@ -88,17 +114,15 @@ export function overlaySyscalls(): OverlaySyscalls | undefined {
 // Paths arrive as arguments; the overlay's options name only the stash and the layer, whose
 // paths the set-up checked to hold no separator.
 export const PREP_STEP = String.raw`use strict;
-my ($view, $unshare, $mnr, $ws, $stash, $layer, $fu, $tu, $fg, $tg, $nd, $nf, @rest) = @ARGV;
+my ($view, $unshare, $mnr, $ws, $stash, $layer, $fu, $tu, $fg, $tg, $reader, $sfu, $sfg, $sgr, $nd, $nf, @rest) = @ARGV;
 sub fail { print STDERR "patchloop sandbox: the workspace's overlay: $_[0]\n"; exit 125; }
 my $none = undef;
+my $empty = "";
+# tests only: the idmapped clone itself, bound on the workspace (there is no layer to write to)
+$reader = '' if $view eq 'in-place';
 sub mnt { my ($src, $dst, $type, $flags, $data) = @_;
   syscall(0 + $mnr, defined $src ? "" . $src : $none, "" . $dst, defined $type ? "" . $type : $none, 0 + $flags, defined $data ? "" . $data : $none) == 0 or fail("mount $dst: $!"); }
-mkdir("$layer") or fail("$layer: $!");
-for ("$layer/up", "$layer/work") { mkdir($_, 0755) or fail("$_: $!"); }
-chown($tu, $tg, "$layer/up") or fail("chown: $!");
-mkdir("$stash/l") or fail("$stash/l: $!");
-mkdir("$stash/d", 0) or fail("$stash/d: $!"); chmod(0, "$stash/d");
-open(my $fh, '>', "$stash/f") or fail("$stash/f: $!"); close $fh; chmod(0, "$stash/f");
+# the user namespace whose idmap is the checkout's owner -> the sandbox user (a child that exists only to be mapped)
 pipe(my $r, my $w) or fail("pipe: $!");
 pipe(my $r2, my $w2) or fail("pipe: $!");
 my $pid = fork() // fail("fork: $!");
@@ -116,14 +140,60 @@ for (["uid_map", "$fu $tu 1\n"], ["gid_map", "$fg $tg 1\n"]) {
 }
 open(my $ns, '<', "/proc/$pid/ns/user") or fail("ns: $!");
 close $w2; waitpid $pid, 0;
-my $empty = "";
-my $fd = syscall(428, -100, "" . $ws, 1 | 0x80000 | 0x8000);
-$fd >= 0 or fail("open_tree: $!");
-my $attr = pack('QQQQ', 0x00100000, 0, 0, fileno($ns));
-syscall(442, $fd, $empty, 0x1000 | 0x8000, $attr, 32) == 0 or fail("idmapped mount: $!");
-syscall(429, $fd, $empty, -100, "$stash/l", 4) == 0 or fail("move_mount: $!");
-if ($view eq 'in-place') { mnt("$stash/l", $ws, undef, 4096 | 16384, undef); }
-else { mnt("overlay", $ws, "overlay", 0, "lowerdir=$stash/l,upperdir=$layer/up,workdir=$layer/work,redirect_dir=off,index=off,metacopy=off,xino=off"); }
+mkdir("$stash/e", 0755) or fail("$stash/e: $!");
+# $src's mount tree, idmapped, at $at/l; with a reader, the read-only overlay of it made with the
+# reader's rights at $at/a (returned: the lower layer the command's overlay is to use)
+sub idmapped { my ($src, $at) = @_;
+  mkdir("$at/l") or fail("$at/l: $!");
+  my $fd = syscall(428, -100, "" . $src, 1 | 0x80000 | 0x8000);
+  $fd >= 0 or fail("open_tree: $!");
+  my $attr = pack('QQQQ', 0x00100000, 0, 0, fileno($ns));
+  syscall(442, $fd, $empty, 0x1000 | 0x8000, $attr, 32) == 0 or fail("idmapped mount: $!");
+  syscall(429, $fd, $empty, -100, "$at/l", 4) == 0 or fail("move_mount: $!");
+  return "$at/l" if $reader eq '';
+  mkdir("$at/a") or fail("$at/a: $!");
+  # the layers by descriptor: the reader may not enter the stash, and needs not
+  sysopen(my $l, "$at/l", 0x200000 | 0x10000) or fail("$at/l: $!");
+  sysopen(my $e, "$stash/e", 0x200000 | 0x10000) or fail("$stash/e: $!");
+  my $fs = syscall(430, my $t = "overlay", 1);
+  $fs >= 0 or fail("fsopen: $!");
+  my $lower = "/proc/self/fd/" . fileno($l) . ":/proc/self/fd/" . fileno($e);
+  syscall(431, $fs, 1, my $k = "lowerdir", $lower, 0) == 0 or fail("lowerdir: $!");
+  # the overlay keeps the credentials it is made with and checks every access to a layer with them
+  # as well as with the caller's: made as the reader (no groups, and, once the file system uid is not
+  # root, none of root's file capabilities), it opens only what others may
+  my $g = pack('L', 0);
+  syscall(0 + $sgr, 0, $g) == 0 or fail("setgroups: $!");
+  syscall(0 + $sfg, 0 + $reader); syscall(0 + $sfu, 0 + $reader);
+  my $made = syscall(431, $fs, 6, 0, 0, 0);
+  my $why = $!;
+  syscall(0 + $sfu, 0); syscall(0 + $sfg, 0);
+  $made == 0 or fail("the reader's overlay: $why");
+  my $m = syscall(432, $fs, 1, 0);
+  $m >= 0 or fail("fsmount: $!");
+  syscall(429, $m, $empty, -100, "$at/a", 4) == 0 or fail("move_mount: $!");
+  return "$at/a";
+}
+if ($view eq 'probe') {
+  # the trial's own check that the kernel keeps the reader's rights: an owner-only file of the
+  # checkout's owner, through the very mounts, must not open (root's own rights pass the caller's check)
+  my $p = "$stash/p"; mkdir($p, 0755) or fail("$p: $!");
+  for (["o", 0644], ["s", 0600]) { open(my $h, '>', "$p/$_->[0]") or fail("$p: $!"); print $h "x"; close $h;
+    chmod($_->[1], "$p/$_->[0]"); chown($fu, $fg, "$p/$_->[0]") or fail("chown: $!"); }
+  chown($fu, $fg, $p) or fail("chown: $!");
+  mkdir("$stash/q") or fail("$stash/q: $!");
+  my $at = idmapped($p, "$stash/q");
+  open(my $o, '<', "$at/o") or fail("the probe's public file: $!");
+  !open(my $s, '<', "$at/s") && $! == 13 or fail("an owner-only file opens through the reader's overlay");
+}
+mkdir("$layer") or fail("$layer: $!");
+for ("$layer/up", "$layer/work") { mkdir($_, 0755) or fail("$_: $!"); }
+chown($tu, $tg, "$layer/up") or fail("chown: $!");
+mkdir("$stash/d", 0) or fail("$stash/d: $!"); chmod(0, "$stash/d");
+open(my $fh, '>', "$stash/f") or fail("$stash/f: $!"); close $fh; chmod(0, "$stash/f");
+my $lower = idmapped($ws, $stash);
+if ($view eq 'in-place') { mnt($lower, $ws, undef, 4096 | 16384, undef); }
+else { mnt("overlay", $ws, "overlay", 0, "lowerdir=$lower,upperdir=$layer/up,workdir=$layer/work,redirect_dir=off,index=off,metacopy=off,xino=off"); }
 my @folders = @rest[0 .. $nd - 1]; my @files = @rest[$nd .. $nd + $nf - 1];
 for my $p (@folders) { next unless -d $p && !-l $p; mnt("$stash/d", $p, undef, 4096, undef); mnt(undef, $p, undef, 4096 | 32 | 1, undef); }
 for my $p (@files) { next unless -f $p && !-l $p; mnt("$stash/f", $p, undef, 4096, undef); mnt(undef, $p, undef, 4096 | 32 | 1, undef); }
@@ -141,7 +211,7 @@ exit 0;`;
 // touched. Prints "applied N" and one "error PATH: WHY" line per entry left out.
 export const APPLY_STEP = String.raw`use strict;
 use Fcntl qw(:mode O_RDONLY O_WRONLY O_CREAT O_EXCL O_NOFOLLOW);
-my ($lgetxattr, $lremovexattr, $fchownat, $mknodat, $follow, $up, $ws, $uid, $gid, $state, $n, @rest) = @ARGV;
+my ($lgetxattr, $lremovexattr, $fchownat, $mknodat, $follow, $spare, $up, $ws, $uid, $gid, $state, $n, @rest) = @ARGV;
 my @hidden = @rest[0 .. $n - 1];
 my ($applied, @errors) = (0);
 sub err { my ($p, $why) = @_; $p =~ s/[\x00-\x1f\x7f]/?/g; push @errors, "$p: $why"; }
@@ -152,15 +222,23 @@ sub opaque { my $p = "" . $_[0]; my $name = "trusted.overlay.opaque"; my $buf = 
 sub noacl { my $p = "" . $_[0]; for my $x ("system.posix_acl_access", "system.posix_acl_default") { my $name = "" . $x;
   return 0 if syscall(0 + $lremovexattr, $p, $name) != 0 && $! != 61 && $! != 95; } return 1; }
 sub lchown { syscall(0 + $fchownat, -100, "" . $_[0], 0 + $uid, 0 + $gid, 0x100) == 0; }
-# removes a tree without following a link (lstat: a link is removed, never entered)
+# what others may not read (a file) or list and enter (a folder): no command could have seen it, so
+# none removes or replaces it (an earlier step's credentials swapped for a command's own)
+sub private { my @s = lstat $_[0] or return 0; my $m = $s[2];
+  return S_ISDIR($m) ? ($m & 5) != 5 : S_ISREG($m) ? !($m & 4) : 0; }
+my $held;
+# removes a tree without following a link (lstat: a link is removed, never entered); a private
+# path in it stays, with the folders above it
 sub rmtree { my ($p) = @_; my @s = lstat $p or return 1;
+  if (!$spare && private($p)) { $held = 1; return 0; }
   if (-d _) { opendir(my $h, $p) or return 0; my @e = grep { $_ ne '.' && $_ ne '..' } readdir $h; closedir $h;
-    for (@e) { rmtree("$p/$_") or return 0; } return rmdir $p; }
+    my $ok = 1; for (@e) { rmtree("$p/$_") or $ok = 0; } return $ok && rmdir $p; }
   return unlink $p; }
 sub remove { my ($r) = @_; my $p = "$ws/$r";
   return 1 unless defined((lstat $p)[2]);
   if (covers($r)) { err($r, "holds a private path: left in place"); return 0; }
-  rmtree($p) or do { err($r, "could not be removed: $!"); return 0; }; return 1; }
+  $held = 0;
+  rmtree($p) or do { err($r, $held ? "is or holds a private path: left in place" : "could not be removed: $!"); return 0; }; return 1; }
 sub copyin { my ($src, $dst, $mode) = @_;
   my $tmp = "$dst.patchloop-$$";
   if (S_ISLNK($mode)) { my $t = readlink($src); defined $t or return 0; symlink($t, $tmp) or return 0; }
@@ -188,6 +266,7 @@ sub walk { my ($rel) = @_;
     if (S_ISDIR($mode)) {
       my @d = $follow ? stat $dst : lstat $dst;
       if (@d && !S_ISDIR($d[2])) { remove($r) or next; @d = (); }
+      if (@d && !$spare && private($dst)) { err($r, "a private path: left in place"); next; }
       my $made = !@d;
       if ($made) { mkdir($dst, 0700) or do { err($r, "could not be made: $!"); next; }; $applied++;
         lchown($dst) or err($r, "could not be given to the checkout's owner: $!"); }
@@ -206,6 +285,7 @@ sub walk { my ($rel) = @_;
     }
     if (S_ISREG($mode) || S_ISLNK($mode) || S_ISFIFO($mode) || S_ISSOCK($mode)) {
       my @d = lstat $dst;
+      if (@d && !$spare && private($dst)) { err($r, "a private path: left in place"); next; }
       if (@d && S_ISDIR($d[2])) { remove($r) or next; }
       if (!rename($src, $dst)) {
         if ($! == 18) { copyin($src, $dst, $mode) or do { err($r, "could not be copied in: $!"); next; }; }
@@ -250,6 +330,11 @@ interface Identity {
 export interface OverlayAccess {
   /** The checkout's owner, shown to commands as the sandbox user and owner of what they write. */
   owner: { uid: number; gid: number };
+  /**
+   * The id whose rights (others') the lower layer is opened with, by the reader's overlay: the
+   * kernel then refuses what others may not read. Undefined: the private paths are covered instead.
+   */
+  reader?: number;
   /** Absolute paths of the private folders and files, covered in each command's namespace. */
   hidden: { folders: string[]; files: string[] };
   /** patchloop's folder of upper layers (0700); each command gets `<state>/<n>/{up,work}`. */
@@ -258,6 +343,8 @@ export interface OverlayAccess {
   next: number;
   /** Tests only: the move takes a link to a folder for the folder (what its lstat checks stop). */
   followLinks?: boolean;
+  /** Tests only: the move removes and replaces private paths of the checkout as any other. */
+  replacesPrivate?: boolean;
   /**
    * Throws SandboxSetupError when a covered path is no longer the inode the walk found, or is
    * reached through a link: covering it then could miss it, so no command runs.
@@ -274,64 +361,102 @@ export function isPlainPath(path: string): boolean {
   return /^[^,:\\\s]+$/.test(path);
 }
 
+/** The user (and group) whose rights the reader's overlay opens the checkout with: nobody's. */
+export function readerId(...taken: number[]): number {
+  return [65534, 65533, 65532].find((id) => !taken.includes(id))!;
+}
+
+/** Arguments of PREP_STEP after the layer: the ids, the reader, its syscalls, the covered paths. */
+export function prepArgs(
+  numbers: OverlaySyscalls,
+  owner: { uid: number; gid: number },
+  sandbox: { uid: number; gid: number },
+  reader: number | undefined,
+  hidden: { folders: string[]; files: string[] },
+): string[] {
+  return [
+    String(owner.uid),
+    String(sandbox.uid),
+    String(owner.gid),
+    String(sandbox.gid),
+    reader === undefined ? '' : String(reader),
+    String(numbers.setfsuid),
+    String(numbers.setfsgid),
+    String(numbers.setgroups),
+    String(hidden.folders.length),
+    String(hidden.files.length),
+    ...hidden.folders,
+    ...hidden.files,
+  ];
+}
+
 /**
  * Whether a command's mounts can be made here: the very steps, once, in a throwaway namespace, on
- * the workspace itself. Undefined when they work; else why not. Constant cost (no walk).
+ * the workspace itself. First with the reader's overlay, which must also keep an owner-only probe
+ * file shut (`filter`); where that cannot be stacked (a workspace on an overlay already: two
+ * levels is the kernel's limit) or the workspace's top folder is not open to others, without it
+ * (the private paths are then found by a walk and covered). A string: why neither. Constant cost.
  */
 export async function tryOverlay(
   root: RootAccess,
   workspace: string,
   bins: OverlayBins,
   numbers: OverlaySyscalls,
-): Promise<string | undefined> {
+): Promise<{ filter: boolean } | string> {
   const top = lstatSync(workspace);
-  const state = mkdtempSync(join(tmpdir(), 'patchloop-overlay-probe-'));
-  try {
-    if (!isPlainPath(state)) return `${state} cannot be named in the overlay's options`;
-    const r = await asRoot(root, bins.unshare, [
-      '--mount',
-      '--propagation',
-      'private',
-      '--',
-      bins.perl,
-      ...PERL_FLAGS,
-      '-e',
-      PREP_STEP,
-      '--',
-      'overlay',
-      String(numbers.unshare),
-      String(numbers.mount),
-      workspace,
-      state,
-      join(state, 'layer'),
-      String(top.uid),
-      '65534',
-      String(top.gid),
-      '65534',
-      '0',
-      '0',
-    ]);
-    if (r.code === 0) return undefined;
-    return `no idmapped overlay of the workspace here (${firstLine(r.stderr) || `exit ${r.code}`})`;
-  } finally {
-    await asRoot(root, bins.rm, ['-rf', '--', state]);
-  }
+  const owner = { uid: top.uid, gid: top.gid };
+  // the sandbox user is not known yet: any other id stands for it
+  const stand = readerId(owner.uid, owner.gid);
+  const sandbox = { uid: stand, gid: stand };
+  const attempt = async (filter: boolean) => {
+    const state = mkdtempSync(join(tmpdir(), 'patchloop-overlay-probe-'));
+    try {
+      if (!isPlainPath(state)) return `${state} cannot be named in the overlay's options`;
+      const r = await asRoot(root, bins.unshare, [
+        '--mount',
+        '--propagation',
+        'private',
+        '--',
+        bins.perl,
+        ...PERL_FLAGS,
+        '-e',
+        PREP_STEP,
+        '--',
+        filter ? 'probe' : 'overlay',
+        String(numbers.unshare),
+        String(numbers.mount),
+        workspace,
+        state,
+        join(state, 'layer'),
+        ...prepArgs(numbers, owner, sandbox, filter ? readerId(owner.uid, owner.gid, stand) : undefined, {
+          folders: [],
+          files: [],
+        }),
+      ]);
+      if (r.code === 0) return undefined;
+      return `no idmapped overlay of the workspace here (${firstLine(r.stderr) || `exit ${r.code}`})`;
+    } finally {
+      await asRoot(root, bins.rm, ['-rf', '--', state]);
+    }
+  };
+  // the reader must be let into the top folder and list it, or commands could open nothing
+  if ((top.mode & 0o005) === 0o005 && (await attempt(true)) === undefined) return { filter: true };
+  const why = await attempt(false);
+  return why ?? { filter: false };
 }
 
 /**
- * The set-up of the overlay method: one read-only walk for the private paths, and the state
- * folder. Returns why not when the workspace holds too many private paths; throws
- * SandboxSetupError when the walk failed.
+ * The private folders and files of the workspace, by one read-only walk (find stats each path and
+ * prints; nothing is written, no ctime moves), with their inodes; files the sandbox user owns are
+ * given to the checkout's owner on the way.
  */
-export async function openOverlay(
+async function findPrivate(
   root: RootAccess,
   workspace: string,
   bins: OverlayBins & { chown: string },
-  numbers: OverlaySyscalls,
+  owner: { uid: number; gid: number },
   sandboxUid: number,
-): Promise<OverlayAccess | string> {
-  const top = lstatSync(workspace);
-  const owner = { uid: top.uid, gid: top.gid };
+): Promise<Map<string, Identity & { folder: boolean }>> {
   const git = join(workspace, '.git');
   // read only: find stats each path and prints; nothing is written, no ctime moves. What it looks
   // for, in this order: a private folder (printed, not entered), a private file, a path the sandbox
@@ -438,6 +563,28 @@ export async function openOverlay(
       // gone since the walk: nothing to cover
     }
   }
+  return identity;
+}
+
+/**
+ * The set-up of the overlay method: the state folder and, where the reader's overlay cannot be had
+ * (`filter` false), one read-only walk for the private paths to cover. Returns why not when the
+ * workspace holds too many of them; throws SandboxSetupError when the walk failed.
+ */
+export async function openOverlay(
+  root: RootAccess,
+  workspace: string,
+  bins: OverlayBins & { chown: string },
+  numbers: OverlaySyscalls,
+  sandbox: { uid: number; gid: number },
+  filter: boolean,
+): Promise<OverlayAccess | string> {
+  const top = lstatSync(workspace);
+  const owner = { uid: top.uid, gid: top.gid };
+  // With the reader's overlay, nothing is walked: the kernel refuses what others may not open.
+  const identity = filter
+    ? new Map<string, Identity & { folder: boolean }>()
+    : await findPrivate(root, workspace, bins, owner, sandbox.uid);
   if (identity.size > MAX_PRIVATE_PATHS)
     return `the workspace holds ${identity.size} paths others may not read (more than ${MAX_PRIVATE_PATHS})`;
   const state = mkdtempSync(join(tmpdir(), 'patchloop-overlay-'));
@@ -448,6 +595,7 @@ export async function openOverlay(
   const relative = (p: string) => p.slice(workspace.length + 1);
   const access: OverlayAccess = {
     owner,
+    ...(filter ? { reader: readerId(owner.uid, owner.gid, sandbox.uid, sandbox.gid) } : {}),
     hidden: {
       folders: [...identity].filter(([, i]) => i.folder).map(([p]) => p),
       files: [...identity].filter(([, i]) => !i.folder).map(([p]) => p),
@@ -487,6 +635,7 @@ export async function openOverlay(
         String(numbers.fchownat),
         String(numbers.mknodat),
         access.followLinks ? '1' : '0',
+        access.replacesPrivate ? '1' : '0',
         join(dir, 'up'),
         workspace,
         String(owner.uid),

@@ -35,12 +35,13 @@ if (found !== undefined && inCi())
 
 type Isolated = Extract<SandboxSetup, { kind: 'isolated' }>;
 
-async function overlaySandbox(f: Fixture, weaken: Defence[] = []): Promise<Isolated> {
+async function overlaySandbox(f: Fixture, weaken: Defence[] = [], covers = false): Promise<Isolated> {
   const setup = await createSandbox({
     workspace: f.workspace,
     env: f.env,
     privateDirs: [f.runnerTemp],
     access: 'overlay',
+    overlayCovers: covers,
     weaken,
     selfCheck: weaken.length === 0,
   });
@@ -171,57 +172,108 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
   });
 
   // claims 11 and 16: the idmap shows the checkout's owner as the sandbox user, so a file others may
-  // not read and a folder others may not enter would be the command's to open: each is covered
-  it('covers an owner-only file and folder: not read, not renamed, not removed, not linked (fails with cover-private)', async () => {
-    for (const weaken of [[], ['cover-private']] as Defence[][]) {
+  // not read and a folder others may not enter would be the command's to open: the reader's overlay
+  // opens the lower layer with others' rights only (or, where it cannot be stacked, each is covered)
+  it.each([
+    ['the reader’s overlay', false],
+    ['covered paths', true],
+  ])(
+    'keeps an owner-only file and folder shut with %s: not read, renamed, removed, replaced or linked (fails with cover-private)',
+    async (_, covers) => {
+      for (const weaken of [[], ['cover-private']] as Defence[][]) {
+        f = createFixture();
+        const ws = f.workspace;
+        writeFileSync(join(ws, 'gha-creds-abc.json'), 'cloud-key-1e2f\n', { mode: 0o640 });
+        chmodSync(join(ws, 'gha-creds-abc.json'), 0o640);
+        mkdirSync(join(ws, '.gcloud'));
+        chmodSync(join(ws, '.gcloud'), 0o700);
+        writeFileSync(join(ws, '.gcloud', 'token.json'), 'folder-token-9a8b\n', { mode: 0o644 });
+        // deeper down too: at the second level (where the walk is split) and below it
+        mkdirSync(join(ws, 'node_modules', '.cache', 'deep'), { recursive: true });
+        writeFileSync(join(ws, 'node_modules', '.cache', 'deep', 'npmrc'), 'deep-token-5c6d\n', {
+          mode: 0o600,
+        });
+        chmodSync(join(ws, 'node_modules', '.cache', 'deep', 'npmrc'), 0o600);
+        mkdirSync(join(ws, 'vendor', 'keys'), { recursive: true });
+        writeFileSync(join(ws, 'vendor', 'keys', 'id'), 'level-two-7e8f\n', { mode: 0o644 });
+        chmodSync(join(ws, 'vendor', 'keys'), 0o700);
+        setup = await overlaySandbox(f, weaken, covers);
+        const r = await run(
+          setup,
+          f,
+          [
+            'cat gha-creds-abc.json .gcloud/token.json node_modules/.cache/deep/npmrc vendor/keys/id',
+            'mv gha-creds-abc.json creds-leak.txt',
+            'mv .gcloud exposed',
+            'ln gha-creds-abc.json hard-leak',
+            'cat creds-leak.txt exposed/token.json hard-leak',
+            'rm -rf .gcloud gha-creds-abc.json',
+            'echo end',
+          ].join('; '),
+        );
+        expect(r.text).toContain('end');
+        if (weaken.length) {
+          expect(r.text).toContain('cloud-key-1e2f');
+          expect(r.text).toContain('deep-token-5c6d');
+          expect(r.text).toContain('level-two-7e8f');
+        } else {
+          expect(r.text).not.toContain('cloud-key-1e2f');
+          expect(r.text).not.toContain('folder-token-9a8b');
+          expect(r.text).not.toContain('deep-token-5c6d');
+          expect(r.text).not.toContain('level-two-7e8f');
+          // both are still where they were, as they were
+          expect(readFileSync(join(ws, 'gha-creds-abc.json'), 'utf8')).toBe('cloud-key-1e2f\n');
+          expect(readFileSync(join(ws, '.gcloud', 'token.json'), 'utf8')).toBe('folder-token-9a8b\n');
+          expect(lstatSync(join(ws, 'gha-creds-abc.json')).mode & 0o777).toBe(0o640);
+          for (const leak of ['creds-leak.txt', 'hard-leak', 'exposed/token.json'])
+            expect(existsSync(join(ws, leak)) ? readFileSync(join(ws, leak), 'utf8') : '', leak).not.toMatch(
+              /cloud-key|folder-token/,
+            );
+        }
+        await closeRound();
+      }
+    },
+  );
+
+  // claim 30b: no command could read them, so none may remove them or put its own in their place
+  // (an earlier step's credentials swapped for the attacker's, which a later step would then use)
+  it('never removes or replaces a private file or folder of the checkout (fails with apply-replaces-private)', async () => {
+    for (const weaken of [[], ['apply-replaces-private']] as Defence[][]) {
       f = createFixture();
       const ws = f.workspace;
-      writeFileSync(join(ws, 'gha-creds-abc.json'), 'cloud-key-1e2f\n', { mode: 0o640 });
-      chmodSync(join(ws, 'gha-creds-abc.json'), 0o640);
-      mkdirSync(join(ws, '.gcloud'));
-      chmodSync(join(ws, '.gcloud'), 0o700);
-      writeFileSync(join(ws, '.gcloud', 'token.json'), 'folder-token-9a8b\n', { mode: 0o644 });
-      // deeper down too: at the second level (where the walk is split) and below it
-      mkdirSync(join(ws, 'node_modules', '.cache', 'deep'), { recursive: true });
-      writeFileSync(join(ws, 'node_modules', '.cache', 'deep', 'npmrc'), 'deep-token-5c6d\n', {
-        mode: 0o600,
-      });
-      chmodSync(join(ws, 'node_modules', '.cache', 'deep', 'npmrc'), 0o600);
-      mkdirSync(join(ws, 'vendor', 'keys'), { recursive: true });
-      writeFileSync(join(ws, 'vendor', 'keys', 'id'), 'level-two-7e8f\n', { mode: 0o644 });
-      chmodSync(join(ws, 'vendor', 'keys'), 0o700);
+      writeFileSync(join(ws, 'gha-creds-abc.json'), 'cloud-key-1e2f\n', { mode: 0o600 });
+      chmodSync(join(ws, 'gha-creds-abc.json'), 0o600);
+      // a folder the command may list, holding a file it may not read: it can remove both
+      mkdirSync(join(ws, 'keys'));
+      writeFileSync(join(ws, 'keys', 'id'), 'ssh-key-3c4d\n', { mode: 0o600 });
+      chmodSync(join(ws, 'keys', 'id'), 0o600);
+      writeFileSync(join(ws, 'keys', 'pub.txt'), 'public\n');
+      writeFileSync(join(ws, 'token'), 'token-5e6f\n', { mode: 0o600 });
+      chmodSync(join(ws, 'token'), 0o600);
       setup = await overlaySandbox(f, weaken);
       const r = await run(
         setup,
         f,
         [
-          'cat gha-creds-abc.json .gcloud/token.json node_modules/.cache/deep/npmrc vendor/keys/id',
-          'mv gha-creds-abc.json creds-leak.txt',
-          'mv .gcloud exposed',
-          'ln gha-creds-abc.json hard-leak',
-          'rm -rf .gcloud gha-creds-abc.json',
-          'cat creds-leak.txt exposed/token.json hard-leak',
-          'echo end',
-        ].join('; '),
+          'rm -f gha-creds-abc.json && echo \'{"attacker":1}\' > gha-creds-abc.json',
+          'rm -rf keys',
+          'echo mine > other && mv -f other token',
+          'echo ok',
+        ].join(' && '),
       );
-      expect(r.text).toContain('end');
+      expect(r.text).toBe('ok\n');
       if (weaken.length) {
-        expect(r.text).toContain('cloud-key-1e2f');
-        expect(r.text).toContain('deep-token-5c6d');
-        expect(r.text).toContain('level-two-7e8f');
+        expect(readFileSync(join(ws, 'gha-creds-abc.json'), 'utf8')).toContain('attacker');
+        expect(existsSync(join(ws, 'keys'))).toBe(false);
+        expect(readFileSync(join(ws, 'token'), 'utf8')).toBe('mine\n');
       } else {
-        expect(r.text).not.toContain('cloud-key-1e2f');
-        expect(r.text).not.toContain('folder-token-9a8b');
-        expect(r.text).not.toContain('deep-token-5c6d');
-        expect(r.text).not.toContain('level-two-7e8f');
-        // both are still where they were, as they were
         expect(readFileSync(join(ws, 'gha-creds-abc.json'), 'utf8')).toBe('cloud-key-1e2f\n');
-        expect(readFileSync(join(ws, '.gcloud', 'token.json'), 'utf8')).toBe('folder-token-9a8b\n');
-        expect(lstatSync(join(ws, 'gha-creds-abc.json')).mode & 0o777).toBe(0o640);
-        for (const leak of ['creds-leak.txt', 'hard-leak', 'exposed/token.json'])
-          expect(existsSync(join(ws, leak)) ? readFileSync(join(ws, leak), 'utf8') : '', leak).not.toMatch(
-            /cloud-key|folder-token/,
-          );
+        expect(readFileSync(join(ws, 'keys', 'id'), 'utf8')).toBe('ssh-key-3c4d\n');
+        expect(readFileSync(join(ws, 'token'), 'utf8')).toBe('token-5e6f\n');
+        // what could go went: the public file beside the private one
+        expect(existsSync(join(ws, 'keys', 'pub.txt'))).toBe(false);
+        expect(r.workspaceNote).toMatch(/gha-creds-abc\.json: a private path: left in place/);
+        expect(r.workspaceNote).toMatch(/keys: is or holds a private path: left in place/);
       }
       await closeRound();
     }
@@ -249,12 +301,12 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
     }
   });
 
-  it('runs no command once a covered path is another inode (fail closed)', async () => {
+  it('runs no command once a covered path is another inode (fail closed, where the private paths are covered)', async () => {
     f = createFixture();
     const ws = f.workspace;
     writeFileSync(join(ws, 'secret.json'), 'k\n', { mode: 0o600 });
     chmodSync(join(ws, 'secret.json'), 0o600);
-    setup = await overlaySandbox(f);
+    setup = await overlaySandbox(f, [], true);
     expect((await run(setup, f, 'echo fine')).text).toBe('fine\n');
     // something outside the commands (an earlier step's tool, say) puts another file under the name
     writeFileSync(join(ws, 'other.json'), 'k2\n', { mode: 0o600 });
