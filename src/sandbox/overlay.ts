@@ -25,32 +25,51 @@ import { asRoot, firstLine, type RootAccess, type RunResult } from './user.js';
 //   changed. Only then does the result reach the model, so the file tools and git see exactly what
 //   the command wrote.
 // - What the idmap would open that the owner's bits do not say is private: a file others may not
-//   read and a folder others may not enter (an earlier step's credentials, claims 11 and 16) are
+//   read and a folder others may not list or enter (an earlier step's credentials, claims 11 and
+//   16). The idmapped clone is not the command's lower layer itself: a read-only overlay of it is,
+//   made (fsconfig CMD_CREATE) while this step's file-system uid and gid are nobody's and it holds
+//   no groups. Changing the file-system uid away from root drops root's file capabilities (DAC
+//   override, DAC read-search, fowner, chown...), and overlayfs keeps the credentials it was made
+//   with and checks every access to a layer with them as well as with the caller's. So the command
+//   passes the owner's check on the overlay's inode, and the kernel then asks whether nobody, one
+//   of the others, may read the checkout's inode: a 0600 file does not open, a 0700 folder neither
+//   lists nor opens, and a write to a file not yet copied up needs that read too (copy-up reads
+//   it), so nothing private is renamed, linked, chmodded or overwritten either. No walk: the
+//   rule is the kernel's, at each access, whatever was made private when. The command's own
+//   overlay (made by root, full rights) stacks on that one, so its writes reach its upper layer.
+//   The set-up's trial proves this once on the machine with a probe file of the checkout's owner.
+// - A removal needs no read (a whiteout), so the move keeps what no command could read: it neither
+//   removes nor replaces a private path of the checkout (a swapped credentials file would be used
+//   by a later step), and says so to the model.
+// - Where the reader's overlay cannot be stacked (the workspace on an overlay already: two levels
+//   is the kernel's limit) or the workspace's top folder is closed to others, the private paths are
 //   found by one read-only walk at set-up (find prints, changes nothing, no ctime moves) and
 //   covered in each command's namespace by an empty root-owned 0000 folder or file, mounted
 //   read-only: reading it is refused, and a mount point can be neither renamed nor removed
-//   (EBUSY), nor linked elsewhere (EXDEV). That walk is the one cost that still grows with the
-//   checkout (a stat a path, no write); it runs while the model's first request is under way.
-//   Before each command their paths are checked to be the same inodes, reached through no link.
+//   (EBUSY), nor linked elsewhere (EXDEV). Before each command their paths are checked to be the
+//   same inodes, reached through no link. That walk grows with the checkout.
 // - `.git` is bound read-only over the overlay as before (never idmapped: others' bits only).
 // - Limits: a folder of the checkout that existed before the command cannot be renamed
 //   (redirect_dir=off makes rename(2) say EXDEV; `mv` then copies and removes, as across file
 //   systems); files owned by another user than the checkout's owner are shown as nobody's and
-//   are only as writable as others' bits say. MCP stdio servers, which live for the whole run, see
-//   the workspace read-only: their writes could not be moved in while they run.
+//   are only as writable as others' bits say (among them files an earlier run of the walk methods
+//   left the sandbox user's when it ended before its revoke); what a command makes private (a
+//   `mktemp -d`, a 0600 file) is private to the next command too, as it is to the file tools. MCP
+//   stdio servers, which live for the whole run, see the workspace read-only: their writes could
+//   not be moved in while they run.
 //
 // Why this and not another way: the ACL or group walks (access.ts) write every path at set-up and
 // at the end, and move every ctime; granting write access only where commands write cannot know
 // where that is (a build's `target/`, `node_modules/.cache`); an idmapped bind of the workspace
 // without the overlay would let commands write a store's inode (claim 10), which the upper layer
-// prevents by construction; a bind-mounted copy costs a copy of every file. No mount option tells
-// a private file from another by its mode, so that one rule still needs to know the paths: an
-// unprivileged overlay mounter whose own read check would refuse them needs a user and mount
-// namespace of its own per command, and was not built.
+// prevents by construction; a bind-mounted copy costs a copy of every file. One overlay made with
+// nobody's rights could not serve: its upper layer's copies keep the lower files' owner and mode,
+// so the writes would be refused too; hence the two.
 //
-// It needs idmapped mounts of the workspace's file system, overlayfs over them (Linux 5.19+), and
-// a 64-bit Perl of a known architecture. The set-up's probe tries exactly this on the workspace; a
-// machine that fails it gets the ACL (or group) walks of access.ts.
+// It needs idmapped mounts of the workspace's file system, overlayfs over them (Linux 5.19+; the
+// new mount API for the reader's overlay), and a 64-bit Perl of a known architecture. The set-up's
+// trial tries exactly this on the workspace; a machine that fails it gets the ACL (or group) walks
+// of access.ts.
 
 /**
  * Syscall numbers the Perl steps use. open_tree, move_mount, mount_setattr, fsopen, fsconfig and

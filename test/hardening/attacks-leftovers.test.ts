@@ -131,13 +131,15 @@ describe.skipIf(!root)('private files an earlier step left, renamed by a command
           failures.push(`${sharing} ${route}: the probe did not run: ${results.slice(0, 600)}`);
         if (!results.includes('uid=patchloop-sandbox'))
           failures.push(`${sharing} ${route}: the probe did not run as the sandbox user`);
-        // with the walks the renames are what a command can do: the attack was really made; the
-        // overlay covers both paths with mount points, which cannot be renamed
+        // with the walks the renames are what a command can do: the attack was really made; under
+        // the overlay the kernel refuses both (nobody may read them, so neither is copied up; where
+        // the paths are covered instead, a mount point cannot be renamed)
         if (sharing === 'walks' && (!results.includes('moved-file') || !results.includes('moved-folder')))
           failures.push(`${sharing} ${route}: the renames did not happen: ${results.slice(0, 600)}`);
         if (
           sharing === 'overlay' &&
-          (results.includes('moved-') || (results.match(/Device or resource busy/g) ?? []).length !== 2)
+          (results.includes('moved-') ||
+            (results.match(/^mv: .*(Permission denied|Device or resource busy)$/gm) ?? []).length !== 2)
         )
           failures.push(`${sharing} ${route}: a rename was not refused: ${results.slice(0, 600)}`);
         if (run.leaks.length) failures.push(`${sharing} ${route}: secrets in ${run.leaks.join('; ')}`);
