@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inCi } from '../support/requirements.js';
 import { createSandbox, SANDBOX_USER, type Defence, type SandboxSetup } from '../../src/sandbox/index.js';
+import { overlaySyscalls, PERL_FLAGS, PREP_STEP, prepArgs } from '../../src/sandbox/overlay.js';
 import { runCommand } from '../../src/tools/process.js';
 import { createFixture, missingForSandbox, type Fixture } from './fixture.js';
 
@@ -314,6 +315,57 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
     const r = await run(setup, f, 'echo ran');
     expect(r.text).not.toContain('ran');
     expect(r.spawnError).toMatch(/secret\.json is no longer the private path/);
+  });
+
+  // The reader's overlay is relied on only where the set-up's trial saw it keep a probe file of the
+  // checkout's owner shut: made with root's own rights (a kernel or a process whose file-system uid
+  // change kept the capabilities), the probe opens, and the trial says so.
+  it('trusts the reader’s overlay only where its probe file stays shut (the trial fails with the reader root)', () => {
+    f = createFixture();
+    const numbers = overlaySyscalls()!;
+    const owner = lstatSync(f.workspace);
+    const trial = (reader: number) => {
+      const state = mkdtempSync('/tmp/pl-trial-');
+      try {
+        const argv = [
+          'unshare',
+          '--mount',
+          '--propagation',
+          'private',
+          '--',
+          'perl',
+          ...PERL_FLAGS,
+          '-e',
+          PREP_STEP,
+          '--',
+          'probe',
+          String(numbers.unshare),
+          String(numbers.mount),
+          f!.workspace,
+          state,
+          join(state, 'layer'),
+          ...prepArgs(numbers, { uid: owner.uid, gid: owner.gid }, { uid: 65533, gid: 65533 }, reader, {
+            folders: [],
+            files: [],
+          }),
+        ];
+        const sudo = process.getuid?.() === 0 ? [] : ['sudo', '-n', '--'];
+        const [file, ...args] = [...sudo, ...argv];
+        return spawnSync(file!, args, { encoding: 'utf8' });
+      } finally {
+        spawnSync(process.getuid?.() === 0 ? 'rm' : 'sudo', [
+          ...(process.getuid?.() === 0 ? [] : ['-n', 'rm']),
+          '-rf',
+          state,
+        ]);
+      }
+    };
+    const nobody = trial(65534);
+    expect(nobody.stderr).toBe('');
+    expect(nobody.status).toBe(0);
+    const root = trial(0);
+    expect(root.status).toBe(125);
+    expect(root.stderr).toMatch(/an owner-only file opens through the reader's overlay/);
   });
 
   it('shows an MCP stdio server (which lives beside the commands) the workspace read-only', async () => {
