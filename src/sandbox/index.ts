@@ -91,7 +91,7 @@ export interface SandboxOptions {
   hideBins?: KeyringProgram[];
   /**
    * Tests only: the overlay covers the private paths a walk found, as where the reader's overlay
-   * cannot be stacked (a workspace on an overlay already).
+   * cannot be had (its probe file opened) or the workspace's top folder is closed to others.
    */
   overlayCovers?: boolean;
 }

@@ -41,8 +41,9 @@ import { asRoot, firstLine, type RootAccess, type RunResult } from './user.js';
 // - A removal needs no read (a whiteout), so the move keeps what no command could read: it neither
 //   removes nor replaces a private path of the checkout (a swapped credentials file would be used
 //   by a later step), and says so to the model.
-// - Where the reader's overlay cannot be stacked (the workspace on an overlay already: two levels
-//   is the kernel's limit) or the workspace's top folder is closed to others, the private paths are
+// - Where the reader's overlay cannot be had (its probe file opened: a kernel or a process whose
+//   file-system uid change keeps the capabilities) or the workspace's top folder is closed to
+//   others (who could then open nothing of it), the private paths are
 //   found by one read-only walk at set-up (find prints, changes nothing, no ctime moves) and
 //   covered in each command's namespace by an empty root-owned 0000 folder or file, mounted
 //   read-only: reading it is refused, and a mount point can be neither renamed nor removed
@@ -412,9 +413,9 @@ export function prepArgs(
 /**
  * Whether a command's mounts can be made here: the very steps, once, in a throwaway namespace, on
  * the workspace itself. First with the reader's overlay, which must also keep an owner-only probe
- * file shut (`filter`); where that cannot be stacked (a workspace on an overlay already: two
- * levels is the kernel's limit) or the workspace's top folder is not open to others, without it
- * (the private paths are then found by a walk and covered). A string: why neither. Constant cost.
+ * file shut (`filter`); where that fails or the workspace's top folder is not open to others,
+ * without it (the private paths are then found by a walk and covered). A string: why neither (a
+ * workspace on an overlay, say, which cannot be idmapped). Constant cost.
  */
 export async function tryOverlay(
   root: RootAccess,
