@@ -139,7 +139,11 @@ describe.skipIf(!root)('private files an earlier step left, renamed by a command
         if (
           sharing === 'overlay' &&
           (results.includes('moved-') ||
-            (results.match(/^mv: .*(Permission denied|Device or resource busy)$/gm) ?? []).length !== 2)
+            (
+              results.match(
+                /mv: cannot [a-z]+ '[^']+'(?: to '[^']+')?: (Permission denied|Device or resource busy)/g,
+              ) ?? []
+            ).length !== 2)
         )
           failures.push(`${sharing} ${route}: a rename was not refused: ${results.slice(0, 600)}`);
         if (run.leaks.length) failures.push(`${sharing} ${route}: secrets in ${run.leaks.join('; ')}`);

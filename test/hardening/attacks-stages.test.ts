@@ -378,12 +378,13 @@ describe.skipIf(!root)('two stages: the secret search over both jobs', () => {
         const results = toolResultsSent(t.model.requests.at(-1)?.body).join('\n');
         if (!results.includes('probe-done')) fail(`the probe did not run: ${results.slice(0, 600)}`);
         if (!results.includes('uid=patchloop-sandbox')) fail('the probe did not run as the sandbox user');
-        // with the walks the rename goes through; the overlay covers the private file with a mount
-        // point, which cannot be renamed
+        // with the walks the rename goes through; under the overlay the kernel refuses it (nobody
+        // may read the file, so it is not copied up; where it is covered instead, a mount point
+        // cannot be renamed)
         if (
           sharing === 'walks'
             ? !results.includes('moved-file')
-            : !/creds-leak.txt.: Device or resource busy/.test(results)
+            : !/creds-leak.txt.: (Permission denied|Device or resource busy)/.test(results)
         )
           fail(`the rename did not go as the sharing says: ${results.slice(0, 600)}`);
         if (!results.includes('wrote-workflow'))
