@@ -11,7 +11,6 @@ import { SandboxSetupError } from './error.js';
 import {
   launch,
   namespaceOptions,
-  REFRESH_MARGIN_MS,
   SANDBOX_HOME,
   SCRATCH_DIRS,
   type LaunchBins,
@@ -189,6 +188,7 @@ function makeSandbox(plan: LaunchPlan, pass: string[], privateDirs: string[]): C
   const allowed = new Set<string>([...NEUTRAL_VARIABLES, ...pass]);
   return {
     outputFileMode: 0o644,
+    toolGroup: () => (plan.groupAccess ? account.gid : undefined),
     envOptions: { pass, privateDirs },
     wrap(spec) {
       // the second lock on the same door: whatever the caller built, only allow-listed names pass
@@ -496,7 +496,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     keepIpcUts: weak.has('ipc-uts'),
     readOnly,
     limits: weak.has('limits') ? undefined : limits,
-    groupRefresh: method === 'group',
+    groupAccess: method === 'group',
     ...(ownNetwork && typeof machine.network !== 'string'
       ? {
           network: {
@@ -531,12 +531,9 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     await new Promise((resolve) => setImmediate(resolve));
     // the workspace is touched from here on only: after patchloop's own git work. Whatever else
     // fails, what was opened is known to the clean-up (which waits for the opening to settle).
-    // group access: the first refresh looks into every folder changed since the opening began
-    if (plan.groupRefresh) plan.refreshSince = Date.now() - REFRESH_MARGIN_MS;
     const openWalks = (m: 'acl' | 'group') => {
       method = m;
-      plan.groupRefresh = m === 'group';
-      if (plan.groupRefresh) plan.refreshSince = Date.now() - REFRESH_MARGIN_MS;
+      plan.groupAccess = m === 'group';
       return openWorkspace(root, account, workspace, m).then((a) => (access = a));
     };
     // the overlay where its mounts can be made and the workspace is not mostly private (umask

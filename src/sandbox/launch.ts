@@ -55,13 +55,11 @@ export interface LaunchPlan {
   readOnly: string[];
   /** undefined: no limits of patchloop's own (tests that show what the limits stop). */
   limits?: CommandLimits;
-  /** Group access: files created since the last command join the sandbox group first. */
-  groupRefresh: boolean;
   /**
-   * Group access: folders changed after this time (ms since the epoch) are looked into by the next
-   * command's refresh; each launch moves it to its own start, less REFRESH_MARGIN_MS.
+   * Group access (access.ts): what the file tools make joins the sandbox group as they make it
+   * (CommandSandbox.toolGroup); what commands make does by the folders' setgid bit and umask 002.
    */
-  refreshSince?: number;
+  groupAccess: boolean;
   /** A network namespace of the command's own (`command-network` none or hosts); undefined: the runner's network. */
   network?: NetworkPlan;
   /** The overlay access method (overlay.ts); undefined: the workspace is shared by access.ts's walks. */
@@ -201,31 +199,6 @@ done
 "$umount" -l "$stash"
 cd "$cwd" || fail "cannot enter $cwd"
 exec "$@"`;
-
-// Group access only, as root just before privileges are dropped: files the tools created since the
-// last command join the sandbox group and become group-writable. Symbolic links are never
-// followed (-h, ! -type l): a link planted in the workspace must not redirect a chmod.
-// A file with more than one name, or one others may not read, is passed over as in the first
-// walk (access.ts: a package store's file, an earlier step's credentials), and so is a folder
-// others may not enter, with everything in it.
-// What it costs grows with what changed, not with the checkout: a name is made, removed or
-// renamed only by changing its folder's mtime, so the walk looks at folders alone (find reads
-// the type from the folder listing, so it stats no file) and only in a folder changed since the
-// last command's refresh (less a margin for the file system's coarse clock) does it look at
-// each entry, and changes only what is not yet the group's or not yet group-writable. A tool that
-// rewrites a file in place changes neither its group nor its mode, so it needs nothing. What the
-// walk still costs is reading every folder (the set-up walk's share of it: ~0.3 s at 100k files).
-// (The outer find refuses a second "{}" in its -exec's words, so this one is spelled in two.)
-const GROUP_REFRESH_DIR = String.raw`g=$1 find=$2 chown=$3 chmod=$4 ws=$5; shift 5
-f='{''}'
-exec "$find" "$@" -mindepth 1 -maxdepth 1 -path "$ws/.git" -prune -o -type f \( -links +1 -o ! -perm -004 \) -prune -o -type d ! -perm -001 ! -samefile "$ws" -prune -o ! -group "$g" -exec "$chown" -h ":$g" "$f" + -false -o -type d ! -perm -2070 -exec "$chmod" g+rwxs "$f" + -o ! -type d ! -type l ! -perm -060 -exec "$chmod" g+rw "$f" +`;
-const GROUP_REFRESH = String.raw`ws=$1 g=$2 find=$3 chown=$4 chmod=$5 sh=$6 since=$7 step=$8; shift 8
-umask 002
-"$find" "$ws" -path "$ws/.git" -prune -o -type d ! -perm -001 ! -samefile "$ws" -prune -o -type d -newermt "@$since" -exec "$sh" -c "$step" patchloop-refresh "$g" "$find" "$chown" "$chmod" "$ws" {} + 2>/dev/null || :
-exec "$@"`;
-
-/** How far back a group refresh looks past the previous one (file times lag the clock by a tick). */
-export const REFRESH_MARGIN_MS = 2000;
 
 // PID 1 of the command's namespace. The kernel delivers to a namespace's init only the signals it
 // has handlers for, so this small init traps them and passes them on to the command (running as
@@ -392,21 +365,6 @@ export function commandArgv(
     ...plan.sharedReadOnly,
     ...plan.readOnly,
   ];
-  if (plan.groupRefresh)
-    argv.push(
-      bins.sh,
-      '-c',
-      GROUP_REFRESH,
-      'patchloop-refresh',
-      plan.workspace,
-      String(account.gid),
-      bins.find,
-      bins.chown,
-      bins.chmod,
-      bins.sh,
-      ((plan.refreshSince ?? 0) / 1000).toFixed(3),
-      GROUP_REFRESH_DIR,
-    );
   if (plan.limits) argv.push(bins.prlimit, ...prlimitArgs(plan.limits, timeoutMs), '--');
   argv.push(
     bins.setpriv,
@@ -436,8 +394,6 @@ export function launch(
   view: WorkspaceView = {},
 ): { file: string; args: string[]; env: Record<string, string> } {
   const argv = commandArgv(plan, command, cwd, timeoutMs, view);
-  // the next refresh looks at what changed from now on (this one's walk starts after this)
-  if (plan.groupRefresh) plan.refreshSince = Date.now() - REFRESH_MARGIN_MS;
   if (!plan.root.viaSudo) return { file: argv[0]!, args: argv.slice(1), env };
   // sudo resets the environment, so the command's (neutral) one is handed over explicitly
   const pairs = Object.entries(env).map(([k, v]) => `${k}=${v}`);

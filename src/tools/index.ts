@@ -44,6 +44,7 @@ export function createWorkspaceTools(options: WorkspaceToolOptions): AnyAgentToo
   const ws = createWorkspace(options.root, {
     protectedPaths: options.protectedPaths,
     readOnlyDirs: options.artifactsDir ? [options.artifactsDir] : [],
+    ...(options.sandbox?.toolGroup ? { group: options.sandbox.toolGroup } : {}),
   });
   const git = options.git ?? createToolGit(ws.root);
   const command = {

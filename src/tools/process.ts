@@ -49,6 +49,11 @@ export interface CommandSandbox {
   signal?: SignalGroup;
   /** Mode of saved output files: the sandbox user must be able to read them back (0644). */
   outputFileMode?: number;
+  /**
+   * Group access (the walks' fallback without setfacl): the sandbox user's group, which what the
+   * file tools make must join, writable by it; undefined under any other access.
+   */
+  toolGroup?: () => number | undefined;
   /** The sandbox's own `command-env` names and private folders, added to the caller's. */
   envOptions?: CommandEnvOptions;
   /** What the command's network policy refused: `mark()` before a command, `note(mark, output)` after it. */

@@ -12,7 +12,6 @@ import {
   type Stats,
 } from 'node:fs';
 import {
-  chmod,
   lstat,
   mkdir,
   open,
@@ -108,6 +107,8 @@ export interface Area {
   readonly gitDir?: { path: string; id?: Identity };
   /** Device and inode of `root`; read when first needed for folders that did not exist yet. */
   rootId(): Identity | undefined;
+  /** The sandbox group what is made here must join (AreaOptions.group). */
+  group?: () => number | undefined;
 }
 
 function errorCode(err: unknown): string | undefined {
@@ -129,6 +130,12 @@ export interface AreaOptions {
   flat?: boolean;
   /** The git directory to refuse; its real path and identity are taken now. */
   gitDir?: string;
+  /**
+   * The command sandbox's group access (asked when something is made, after the sandbox is set
+   * up): what the tools make becomes that group's and writable by it, as the set-up made the
+   * checkout, so the next command may change it. Undefined: nothing of the kind.
+   */
+  group?: () => number | undefined;
 }
 
 export function createArea(root: string, options: AreaOptions): Area {
@@ -150,6 +157,7 @@ export function createArea(root: string, options: AreaOptions): Area {
     writable: options.writable,
     flat: options.flat ?? false,
     gitDir,
+    ...(options.group ? { group: options.group } : {}),
     rootId() {
       if (id === undefined) {
         try {
@@ -373,11 +381,22 @@ function refusePrivate(st: { mode: number }, area: Area): void {
 /**
  * What the tools make is readable by all, as the checkout's own files are, whatever the process's
  * umask: staging delivers only what others may read (src/git/stage.ts). Bits are only added, so a
- * folder's ACL mask (its group bits) stays as it was.
+ * folder's ACL mask (its group bits) stays as it was. Under the sandbox's group access it also
+ * joins the sandbox group, writable by it (a folder setgid, so what is made in it joins too): the
+ * next command may change it, with no walk before each command to find it. By its handle: the name
+ * may have been swapped since.
  */
-async function shareable(handle: FileHandle, mode: bigint, bits: number): Promise<void> {
+async function shareable(handle: FileHandle, mode: bigint, bits: number, area: Area): Promise<void> {
   const now = Number(mode & 0o7777n);
-  if ((now & bits) !== bits) await handle.chmod(now | bits);
+  const group = area.group?.();
+  let want = bits;
+  if (group !== undefined) {
+    const folder = (mode & 0o170000n) === 0o040000n;
+    want |= folder ? 0o2070 : 0o060;
+    // chown first: on a file it clears setuid and setgid, which the chmod leaves cleared
+    await handle.chown(-1, group);
+  }
+  if ((now & want) !== want) await handle.chmod(now | want);
 }
 
 async function checkOpened(
@@ -395,7 +414,7 @@ async function checkOpened(
   if (problem) throw problem;
   // (a file made just now is this run's own, whatever the umask made of its mode)
   if (!created) refusePrivate(st, area);
-  else await shareable(handle, BigInt(st.mode), 0o004);
+  else await shareable(handle, BigInt(st.mode), 0o004, area);
   // A file with other names, such as a package store's file that pnpm or uv link into the
   // workspace, would change everywhere at once: it is read, never written.
   if (mode !== 'read' && st.nlink > 1)
@@ -580,7 +599,7 @@ export async function makeDirs(dir: string, area: Area): Promise<void> {
         const st = await next.stat({ bigint: true });
         if (same(area.gitDir?.id, st))
           throw new UnsafeFileError('it lies inside the git directory', 'git-dir');
-        if (created) await shareable(next, st.mode, 0o005);
+        if (created) await shareable(next, st.mode, 0o005, area);
         else if (closedFolder(st.mode, area)) throw privateFolderError();
       } catch (err) {
         await next.close();
@@ -620,8 +639,14 @@ async function makeDirsByName(parts: string[], area: Area): Promise<void> {
       if (created) await rmdir(current).catch(() => undefined);
       throw problem;
     }
-    if (created && (Number(st.mode) & 0o005) !== 0o005)
-      await chmod(current, Number(st.mode & 0o7777n) | 0o005);
+    if (created) {
+      const handle = await open(current, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK);
+      try {
+        await shareable(handle, st.mode, 0o005, area);
+      } finally {
+        await handle.close();
+      }
+    }
   }
 }
 

@@ -69,6 +69,8 @@ export interface WorkspaceOptions {
   gitDir?: string;
   /** Folders outside the workspace whose files (directly inside them) may be read, never written. */
   readOnlyDirs?: string[];
+  /** The command sandbox's group access: the group what the tools make must be the sandbox user's. */
+  group?: () => number | undefined;
 }
 
 const MAX_LINK_DEPTH = 40;
@@ -131,6 +133,7 @@ export function createWorkspace(root: string, options: WorkspaceOptions = {}): W
   const area = createArea(realRoot, {
     writable: true,
     gitDir: options.gitDir ?? (existsSync(defaultGitDir) ? defaultGitDir : undefined),
+    ...(options.group ? { group: options.group } : {}),
   });
   const outputs = (options.readOnlyDirs ?? []).map((dir) => ({
     given: resolve(dir),

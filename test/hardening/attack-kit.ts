@@ -647,11 +647,8 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
     ],
   },
   'share-private-folders': {
-    what: 'the sandbox walks (and the group refresh) go into folders others may not enter',
-    edits: [
-      [/=>\["-type","d","!","-perm","-001","!","-samefile",[\w$]+\]/g, '=>["-false"]'],
-      [/-type d ! -perm -001 ! -samefile "\$ws" -prune -o /g, ''],
-    ],
+    what: 'the sandbox walks go into folders others may not enter',
+    edits: [[/=>\["-type","d","!","-perm","-001","!","-samefile",[\w$]+\]/g, '=>["-false"]']],
   },
   'private-folder-checks': {
     what: 'the file tools use paths through a folder others may not enter',

@@ -31,7 +31,7 @@ import { toolResultsSent } from './planted.js';
 //  - delivery stages only what a command could have read, whatever it is called now
 //    (src/git/stage.ts; `stage-readable`);
 //  - a folder others may not enter is private with everything under it: the sandbox walks do not go
-//    in (src/sandbox/access.ts, GROUP_REFRESH in launch.ts; `share-private-folders`) and the file
+//    in (src/sandbox/access.ts; `share-private-folders`) and the file
 //    tools refuse paths through it (src/tools/safe-fs.ts; `private-folder-checks`).
 
 const secrets = plantRunSecrets();
@@ -213,7 +213,7 @@ describe.skipIf(!root)(
           if (setup.kind !== 'isolated') return;
           const run = (command: string) =>
             runCommand({ command, cwd: workspace, env: {}, sandbox: setup.sandbox, timeoutMs: 60_000 });
-          // twice: the group refresh runs before every command, and must not open it either
+          // twice: the second command comes after the first made a file of its own
           for (const round of [1, 2]) {
             const out = (
               await run(

@@ -14,7 +14,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inCi } from '../support/requirements.js';
 import { createSandbox, SANDBOX_USER, startSandbox, type SandboxSetup } from '../../src/sandbox/index.js';
+import { createWorkspaceTools } from '../../src/tools/index.js';
 import { runCommand } from '../../src/tools/process.js';
+import { call } from '../tools/helpers.js';
 import { createFixture, missingForSandbox, type Fixture } from './fixture.js';
 
 // A run leaves the checkout as it found it (issue 30): after any ending, every path of the
@@ -194,10 +196,10 @@ describe.skipIf(missing !== undefined)('the checkout after a run', () => {
           timeoutMs: 30_000,
         });
         expect(r.text).toContain('ok');
-        // the file tools (patchloop's own user) make a file between commands
-        writeFileSync(join(fx.workspace, 'src', 'tool.js'), 'tool\n');
-        mkdirSync(join(fx.workspace, 'src', 'tooldir', 'sub'), { recursive: true });
-        writeFileSync(join(fx.workspace, 'src', 'tooldir', 'sub', 't.js'), 'tool\n');
+        // the file tools (patchloop's own user) make a file and folders between commands
+        const tools = createWorkspaceTools({ root: fx.workspace, sandbox: setup.sandbox, commands: false });
+        for (const path of ['src/tool.js', 'src/tooldir/sub/t.js'])
+          expect((await call(tools, 'write_file', { path, content: 'tool\n' })).isError).toBe(false);
         const again = await runCommand({
           command:
             'echo edit >> src/tool.js && echo edit >> src/tooldir/sub/t.js && : > src/tooldir/sub/u.js && echo ok',

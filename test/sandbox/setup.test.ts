@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,9 @@ import {
   startSandbox,
   type SandboxSetup,
 } from '../../src/sandbox/index.js';
+import { createWorkspaceTools } from '../../src/tools/index.js';
 import { runCommand } from '../../src/tools/process.js';
+import { call } from '../tools/helpers.js';
 import {
   aclEntriesAbove,
   CREDENTIAL,
@@ -211,21 +213,33 @@ describe.skipIf(missing !== undefined)('sandbox set-up', () => {
     }
   });
 
-  it('shares the workspace through the group without setfacl, and restores the root folder', async () => {
+  // Under group access nothing walks the checkout before each command: what the file tools make
+  // joins the sandbox group, writable by it, as they make it (src/tools/safe-fs.ts, shareable);
+  // without that (the file made as by any other program), the next command may not change it.
+  it('shares the workspace through the group without setfacl: what the file tools make, the next command may change; the root folder is restored', async () => {
     const g = createFixture();
     try {
       chmodSync(g.workspace, 0o750);
       const before = lstatSync(g.workspace);
       const setup = isolated(await createSandbox({ workspace: g.workspace, env: g.env, access: 'group' }));
       expect(setup.reason).toMatch(/group access/);
-      writeFileSync(join(g.workspace, 'made-by-tools.txt'), 'x\n');
-      const r = await runCommand({
-        command: 'echo more >> made-by-tools.txt && mkdir -p build && echo ok',
-        cwd: g.workspace,
-        env: g.env,
-        sandbox: setup.sandbox,
-      });
-      expect(r.text).toBe('ok\n');
+      await setup.ready;
+      const tools = createWorkspaceTools({ root: g.workspace, sandbox: setup.sandbox, commands: false });
+      const made = await call(tools, 'write_file', { path: 'made/by/tools.txt', content: 'x\n' });
+      expect(made.isError).toBe(false);
+      writeFileSync(join(g.workspace, 'made-by-another.txt'), 'x\n');
+      const run = (command: string) =>
+        runCommand({ command, cwd: g.workspace, env: g.env, sandbox: setup.sandbox });
+      expect(
+        (
+          await run(
+            'echo more >> made/by/tools.txt && echo in > made/by/new.txt && mkdir -p build && echo ok',
+          )
+        ).text,
+      ).toBe('ok\n');
+      expect(readFileSync(join(g.workspace, 'made', 'by', 'tools.txt'), 'utf8')).toBe('x\nmore\n');
+      // the control: a file made by anything but the tools is not the group's
+      expect((await run('echo more >> made-by-another.txt || echo refused')).text).toMatch(/refused/);
       await setup.dispose();
       const after = lstatSync(g.workspace);
       expect([after.mode, after.gid]).toEqual([before.mode, before.gid]);
