@@ -55,7 +55,8 @@ import { asRoot, firstLine, type RootAccess, type RunResult } from './user.js';
 //   systems); files owned by another user than the checkout's owner are shown as nobody's and
 //   are only as writable as others' bits say (among them files an earlier run of the walk methods
 //   left the sandbox user's when it ended before its revoke); what a command makes private (a
-//   `mktemp -d`, a 0600 file) is private to the next command too, as it is to the file tools. MCP
+//   `mktemp -d`, a 0600 file) is private to the next command too, as it is to the file tools, and
+//   a program only its owner may run (0744) is not run (others' bits say so). MCP
 //   stdio servers, which live for the whole run, see the workspace read-only: their writes could
 //   not be moved in while they run.
 //

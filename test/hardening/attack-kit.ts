@@ -600,7 +600,6 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
     edits: [
       [/\["-type","f","-links","1","-perm","-004"\]/g, '["-type","f"]'],
       [/\["-type","f","\(","-links","\+1","-o","!","-perm","-004","\)"\]/g, '["-false"]'],
-      [/-type f \\\( -links \+1 -o ! -perm -004 \\\) -prune -o /g, ''],
     ],
   },
   'file-owner-checks': {
