@@ -186,6 +186,8 @@ sub idmapped { my ($src, $at) = @_;
   my $g = pack('L', 0);
   syscall(0 + $sgr, 0, $g) == 0 or fail("setgroups: $!");
   syscall(0 + $sfg, 0 + $reader); syscall(0 + $sfu, 0 + $reader);
+  # (setfsuid says nothing when it fails; asked with -1, each returns the id in force)
+  syscall(0 + $sfu, -1) == $reader && syscall(0 + $sfg, -1) == $reader or fail("the reader's ids did not take");
   my $made = syscall(431, $fs, 6, 0, 0, 0);
   my $why = $!;
   syscall(0 + $sfu, 0); syscall(0 + $sfg, 0);
