@@ -3,7 +3,7 @@ import { lstatSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SandboxSetupError } from './error.js';
-import { asRoot, firstLine, type RootAccess, type RunResult } from './user.js';
+import { asRoot, firstLine, rootArgv, type RootAccess, type RunResult } from './user.js';
 
 // The overlay access method: what commands write lands in a layer of patchloop's own, and
 // patchloop moves it into the checkout when the command has ended. Nothing of the checkout is
@@ -699,9 +699,9 @@ function existsQuiet(p: string): boolean {
  * the whole foreground group) or by a timer, or the rest of the command's work would be lost.
  */
 function detachedAsRoot(root: RootAccess, bin: string, args: string[]): Promise<RunResult> {
-  const [file, ...rest] = root.prefix.length ? [...root.prefix, bin, ...args] : [bin, ...args];
+  const [file, rest] = rootArgv(root, bin, args);
   return new Promise((done) => {
-    const child = spawn(file!, rest, {
+    const child = spawn(file, rest, {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },

@@ -84,9 +84,13 @@ export function asRoot(
   args: string[],
   options: { timeoutMs?: number; maxBuffer?: number } = {},
 ): Promise<RunResult> {
-  return root.prefix.length
-    ? run(root.prefix[0]!, [...root.prefix.slice(1), bin, ...args], options)
-    : run(bin, args, options);
+  const [file, rest] = rootArgv(root, bin, args);
+  return run(file, rest, options);
+}
+
+/** The program and arguments that run `bin args` as root: through the prefix (sudo) when there is one. */
+export function rootArgv(root: RootAccess, bin: string, args: string[]): [string, string[]] {
+  return root.prefix.length ? [root.prefix[0]!, [...root.prefix.slice(1), bin, ...args]] : [bin, args];
 }
 
 export interface Account {

@@ -317,6 +317,25 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
     expect(r.spawnError).toMatch(/secret\.json is no longer the private path/);
   });
 
+  // The reader's overlay opens only what others may: a workspace whose top folder others may not
+  // list would show commands nothing. There the private paths are covered instead (the walk), and
+  // commands still list, read and write the checkout while the private file stays shut.
+  it('covers the private paths instead where the workspace’s top folder is closed to others', async () => {
+    f = createFixture();
+    const ws = f.workspace;
+    writeFileSync(join(ws, 'secret.json'), 'closed-top-4e5f\n', { mode: 0o600 });
+    chmodSync(join(ws, 'secret.json'), 0o600);
+    chmodSync(ws, 0o750);
+    setup = await overlaySandbox(f);
+    const r = await run(setup, f, 'ls; cat README.md; cat secret.json; echo x > made.txt && echo ok');
+    expect(r.text).toContain('README.md');
+    expect(r.text).toContain('hello');
+    expect(r.text).not.toContain('closed-top-4e5f');
+    expect(r.text).toMatch(/secret\.json: Permission denied/);
+    expect(r.text).toContain('ok');
+    expect(readFileSync(join(ws, 'made.txt'), 'utf8')).toBe('x\n');
+  });
+
   // The reader's overlay is relied on only where the set-up's trial saw it keep a probe file of the
   // checkout's owner shut: made with root's own rights (a kernel or a process whose file-system uid
   // change kept the capabilities), the probe opens, and the trial says so.
