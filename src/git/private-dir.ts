@@ -20,6 +20,7 @@ import {
   readFile,
   rename,
   rm,
+  utimes,
   writeFile,
 } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -295,7 +296,7 @@ export async function createPrivateGitDir(
   await Promise.all([
     writeFile(join(gitDir, 'config'), configText(config)),
     writeFile(join(gitDir, 'HEAD'), headText.endsWith('\n') ? headText : `${headText}\n`),
-    index && writeFile(join(gitDir, 'index'), index),
+    index && copyIndex(join(real.gitDir, 'index'), join(gitDir, 'index'), index, writeFile),
     shallow && writeFile(join(gitDir, 'shallow'), shallow),
     exclude && writeFile(join(gitDir, 'info', 'exclude'), exclude),
     packedRefs && writeFile(join(gitDir, 'packed-refs'), packedRefs),
@@ -412,7 +413,26 @@ export async function writeBack(priv: PrivateGitDir, w: WriteBack): Promise<void
     await replaceFile(join(real.gitDir, 'HEAD'), `ref: ${w.head}\n`);
   }
   const index = await readRegular(join(priv.gitDir, 'index'));
-  if (index) await replaceFile(join(real.gitDir, 'index'), index);
+  if (index) await copyIndex(join(priv.gitDir, 'index'), join(real.gitDir, 'index'), index, replaceFile);
+}
+
+/**
+ * Writes a copy of the index `from` holds (`content`, read from it) to `to`, with `from`'s mtime.
+ * git trusts an entry whose file still shows its recorded size and times unless the entry is no
+ * older than the index file ("racily clean": then it reads the file). A copy made later, with a
+ * later mtime, would make such an entry look settled, and an edit of the same size in the same
+ * second as the index was written would go unseen. (Floored to the millisecond: never later.)
+ */
+async function copyIndex(
+  from: string,
+  to: string,
+  content: Buffer,
+  write: (path: string, content: Buffer) => Promise<void>,
+): Promise<void> {
+  const { mtimeMs } = await lstat(from);
+  await write(to, content);
+  const at = Math.floor(mtimeMs) / 1000;
+  await utimes(to, at, at);
 }
 
 /** Puts the checkout's config back as it was before the first command; true when it had changed. */

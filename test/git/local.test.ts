@@ -107,6 +107,37 @@ describe('local git for patchloop run', () => {
     }
   });
 
+  // git trusts an index entry whose file still has its recorded size and times, unless the entry
+  // is no older than the index file itself ("racily clean"): then it reads the content. A copy of the
+  // index with a newer mtime would make such an entry look settled, and an edit of the same size in
+  // the same second as the checkout would not be committed. The private git dir keeps the mtime.
+  it('commits an edit of the same size made in the same second as the index (racy git)', async () => {
+    for (let attempt = 0; ; attempt++) {
+      repo = tempRepo({ 'a.txt': 'one\n' });
+      const index = join(repo.root, '.git', 'index');
+      writeFileSync(join(repo.root, 'a.txt'), 'two\n');
+      const second = (p: string) => Math.floor(statSync(p).mtimeMs / 1000);
+      const { ctimeMs } = statSync(join(repo.root, 'a.txt'));
+      // the index, the first content and the edit all in one second (else try again)
+      if (
+        second(index) !== Math.floor(ctimeMs / 1000) ||
+        second(index) !== second(join(repo.root, 'a.txt'))
+      ) {
+        expect(attempt).toBeLessThan(20);
+        repo.cleanup();
+        continue;
+      }
+      // the private git dir is made in a later second
+      await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 20));
+      const checkout = await openCheckout(repo.root, { fallbackIdentity });
+      const { commit } = await checkout.repo.commitChanges('m', { branch: 'patchloop/racy' });
+      expect(commit, 'the edit was taken for no change').not.toBeNull();
+      await checkout.repo.writeBack();
+      expect(repo.git('show', `${commit!.sha}:a.txt`)).toBe('two\n');
+      return;
+    }
+  });
+
   it('refuses a folder that is not a checkout, and a checkout without commits', async () => {
     repo = tempRepo({ 'a.txt': 'a' }, { commit: false });
     await expect(openCheckout(tmpdir())).rejects.toThrow(/not inside a git checkout/);
