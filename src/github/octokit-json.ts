@@ -9,10 +9,19 @@ import { JSONParse as parseWithBigInts, JSONStringify as stringifyWithBigInts } 
 
 const SIXTEEN_DIGITS = /\d{16}/;
 
-export const JSONParse: typeof JSON.parse = (text, reviver) =>
-  reviver === undefined && typeof text === 'string' && !SIXTEEN_DIGITS.test(text)
-    ? JSON.parse(text)
-    : parseWithBigInts(text, reviver);
+export const JSONParse: typeof JSON.parse = (text, reviver) => {
+  if (reviver === undefined && typeof text === 'string' && !SIXTEEN_DIGITS.test(text))
+    return JSON.parse(text);
+  try {
+    return parseWithBigInts(text, reviver);
+  } catch (err) {
+    // On Node 24 the library fails on an object with a key such as "toString" (it turns each value's
+    // source into a primitive): a text JSON.parse reads is then read by JSON.parse, as when it holds
+    // no integer past 2^53; a text that is not JSON still says so.
+    if (err instanceof SyntaxError || typeof text !== 'string') throw err;
+    return JSON.parse(text, reviver);
+  }
+};
 
 export const JSONStringify = ((value: unknown, replacer?: unknown, space?: string | number) => {
   if (replacer === undefined || replacer === null) {
