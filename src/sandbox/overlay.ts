@@ -121,13 +121,16 @@ export function overlaySyscalls(): OverlaySyscalls | undefined {
 // As root in the command's namespace, before the workspace's top folder is hidden (the hiding
 // rebinds the workspace with what is mounted on it): one program for every mount the overlay needs.
 //  1. The command's layer: `<layer>/up` (the sandbox user's, 0755: it is the overlay's top folder)
-//     and `<layer>/work`; in the stash, the empty 0000 folder `d` and file `f` that cover.
+//     and `<layer>/work`; in the stash, when there are paths to cover, the empty 0000 folder `d`
+//     and file `f` that cover them.
 //  2. The idmapped clone of the workspace's mount tree at `<stash>/l` (open_tree OPEN_TREE_CLONE |
 //     AT_RECURSIVE, mount_setattr MOUNT_ATTR_IDMAP, move_mount): the idmap is that of a user
 //     namespace whose only mapping is the checkout's owner → the sandbox user (uid and gid), made by
-//     a child that exists only to be mapped and is gone when this step ends.
-//  3. The overlay on the workspace: the clone below, the layer above (view `in-place`, tests only:
-//     the clone itself, bound on the workspace).
+//     a child that exists only to be mapped and is gone when this step ends. With a reader, the
+//     read-only overlay of that clone made with the reader's rights, at `<stash>/a`.
+//  3. The overlay on the workspace: the lower layer of step 2 below, the layer above (view
+//     `in-place`, tests only: the clone itself, bound on the workspace). View `probe` (the set-up's
+//     trial) first checks the reader's overlay on a probe tree of its own.
 //  4. Each private folder covered by `d` and each private file by `f`, bound read-only (mount(2)
 //     MS_BIND, then MS_REMOUNT | MS_BIND | MS_RDONLY). A path that is no longer a folder (or file),
 //     or is a link, is passed over: its inode was checked just before the launch (verify), and no
@@ -212,8 +215,10 @@ if ($view eq 'probe') {
 mkdir("$layer") or fail("$layer: $!");
 for ("$layer/up", "$layer/work") { mkdir($_, 0755) or fail("$_: $!"); }
 chown($tu, $tg, "$layer/up") or fail("chown: $!");
-mkdir("$stash/d", 0) or fail("$stash/d: $!"); chmod(0, "$stash/d");
-open(my $fh, '>', "$stash/f") or fail("$stash/f: $!"); close $fh; chmod(0, "$stash/f");
+if ($nd + $nf) {
+  mkdir("$stash/d", 0) or fail("$stash/d: $!"); chmod(0, "$stash/d");
+  open(my $fh, '>', "$stash/f") or fail("$stash/f: $!"); close $fh; chmod(0, "$stash/f");
+}
 my $lower = idmapped($ws, $stash);
 if ($view eq 'in-place') { mnt($lower, $ws, undef, 4096 | 16384, undef); }
 else { mnt("overlay", $ws, "overlay", 0, "lowerdir=$lower,upperdir=$layer/up,workdir=$layer/work,redirect_dir=off,index=off,metacopy=off,xino=off"); }
@@ -250,18 +255,18 @@ sub lchown { syscall(0 + $fchownat, -100, "" . $_[0], 0 + $uid, 0 + $gid, 0x100)
 sub private { my @s = lstat $_[0] or return 0; my $m = $s[2];
   return S_ISDIR($m) ? ($m & 5) != 5 : S_ISREG($m) ? !($m & 4) : 0; }
 my $held;
-# removes a tree without following a link (lstat: a link is removed, never entered); a private
-# path in it stays, with the folders above it
-sub rmtree { my ($p) = @_; my @s = lstat $p or return 1;
-  if (!$spare && private($p)) { $held = 1; return 0; }
+# removes a tree without following a link (lstat: a link is removed, never entered); with $guard
+# (a path of the checkout), a private path in it stays, with the folders above it
+sub rmtree { my ($p, $guard) = @_; my @s = lstat $p or return 1;
+  if ($guard && private($p)) { $held = 1; return 0; }
   if (-d _) { opendir(my $h, $p) or return 0; my @e = grep { $_ ne '.' && $_ ne '..' } readdir $h; closedir $h;
-    my $ok = 1; for (@e) { rmtree("$p/$_") or $ok = 0; } return $ok && rmdir $p; }
+    my $ok = 1; for (@e) { rmtree("$p/$_", $guard) or $ok = 0; } return $ok && rmdir $p; }
   return unlink $p; }
 sub remove { my ($r) = @_; my $p = "$ws/$r";
   return 1 unless defined((lstat $p)[2]);
   if (covers($r)) { err($r, "holds a private path: left in place"); return 0; }
   $held = 0;
-  rmtree($p) or do { err($r, $held ? "is or holds a private path: left in place" : "could not be removed: $!"); return 0; }; return 1; }
+  rmtree($p, !$spare) or do { err($r, $held ? "is or holds a private path: left in place" : "could not be removed: $!"); return 0; }; return 1; }
 sub copyin { my ($src, $dst, $mode) = @_;
   my $tmp = "$dst.patchloop-$$";
   if (S_ISLNK($mode)) { my $t = readlink($src); defined $t or return 0; symlink($t, $tmp) or return 0; }
@@ -325,7 +330,8 @@ sub walk { my ($rel) = @_;
   }
 }
 walk('');
-rmtree($state) unless @errors;
+# the command's own layer (its work folder is 0000): no guard
+rmtree($state, 0) unless @errors;
 print "applied $applied\n";
 print "error $_\n" for @errors;
 exit 0;`;

@@ -478,8 +478,17 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
       else process.env.TMPDIR = was;
     }
     expect((await run(setup, f, 'echo x > made.txt && echo ok')).text).toBe('ok\n');
+    expect((await run(setup, f, 'echo y > more.txt && echo ok')).text).toBe('ok\n');
     expect(readFileSync(join(f.workspace, 'made.txt'), 'utf8')).toBe('x\n');
-    expect(spawnSync('ls', [temp], { encoding: 'utf8' }).stdout).toMatch(/^patchloop-overlay-/);
+    const state = spawnSync('ls', [temp], { encoding: 'utf8' }).stdout.trim();
+    expect(state).toMatch(/^patchloop-overlay-/);
+    // a layer whose writes were moved in is gone at once (its 0000 work folder too); only the
+    // self-check's, which wrote nothing, waits for dispose
+    expect(
+      spawnSync('ls', [join(temp, state)], { encoding: 'utf8' })
+        .stdout.trim()
+        .split('\n'),
+    ).toHaveLength(1);
     await setup.dispose();
     setup = undefined;
     expect(spawnSync('ls', ['-A', temp], { encoding: 'utf8' }).stdout).toBe('');
