@@ -16,7 +16,7 @@ Usage:
 
 Run \`patchloop COMMAND --help\` for a command's options.
   --help       show this text
-  --version    print the version`,l={run:r(async()=>(await import("./chunks/run-5JGMUO2H.js")).runCommand,"run"),tool:r(async()=>(await import("./chunks/tool-4DSRQLMQ.js")).toolCommand,"tool"),inspect:r(async()=>(await import("./chunks/inspect-PYPHUF66.js")).inspectCommand,"inspect"),export:r(async()=>(await import("./chunks/export-23EY2MFQ.js")).exportCommand,"export"),replay:r(async()=>(await import("./chunks/replay-HSZ6AKS2.js")).replayCommand,"replay")};async function d(e,t){let[o,...u]=e;if(o===void 0||o==="--help"||o==="-h"||o==="help")return(o===void 0?t.stderr:t.stdout).write(`${m}
+  --version    print the version`,l={run:r(async()=>(await import("./chunks/run-I7LMKCRP.js")).runCommand,"run"),tool:r(async()=>(await import("./chunks/tool-EL46T4T3.js")).toolCommand,"tool"),inspect:r(async()=>(await import("./chunks/inspect-PYPHUF66.js")).inspectCommand,"inspect"),export:r(async()=>(await import("./chunks/export-23EY2MFQ.js")).exportCommand,"export"),replay:r(async()=>(await import("./chunks/replay-HSZ6AKS2.js")).replayCommand,"replay")};async function d(e,t){let[o,...u]=e;if(o===void 0||o==="--help"||o==="-h"||o==="help")return(o===void 0?t.stderr:t.stdout).write(`${m}
 `),o===void 0?2:0;if(o==="--version"||o==="-v")return t.stdout.write(`${s.version}
 `),0;let a=Object.hasOwn(l,o)?l[o]:void 0;if(!a)return t.stderr.write(`patchloop: unknown command "${o}"
 

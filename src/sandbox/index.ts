@@ -462,8 +462,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
 
   const [account, asked] = await Promise.all([accountOf(machine, opts.user ?? SANDBOX_USER), trial]);
   if (typeof asked === 'string') {
-    const why = asked;
-    if (opts.access === 'overlay') return unavailable(why);
+    if (opts.access === 'overlay') return unavailable(asked);
     method = walkMethod;
   }
   if (method === 'overlay' && !isPlainPath(stash))
@@ -536,8 +535,8 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
       plan.groupAccess = m === 'group';
       return openWorkspace(root, account, workspace, m).then((a) => (access = a));
     };
-    // the overlay where its mounts can be made and the workspace is not mostly private (umask
-    // 077); else the walks, which cover each private path by its mode
+    // the overlay where its mounts can be made (and, where its private paths must be covered rather
+    // than shut by the reader's overlay, there are not too many: umask 077); else the walks
     const openOverlayOrWalks = async () => {
       if (typeof overlay === 'string') throw new SandboxSetupError(overlay);
       // asked already when askNow (and it answered yes)

@@ -56,6 +56,12 @@ const run = (setup: Isolated, f: Fixture, command: string) =>
 
 const ctime = (p: string) => lstatSync(p).ctimeMs;
 
+/** A file of the given mode whatever the umask (a checkout's owner-only file). */
+const writePrivate = (path: string, text: string, mode = 0o600) => {
+  writeFileSync(path, text, { mode });
+  chmodSync(path, mode);
+};
+
 describe.skipIf(missing !== undefined)('the overlay access method', () => {
   let f: Fixture | undefined;
   let setup: Isolated | undefined;
@@ -184,17 +190,13 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
       for (const weaken of [[], ['cover-private']] as Defence[][]) {
         f = createFixture();
         const ws = f.workspace;
-        writeFileSync(join(ws, 'gha-creds-abc.json'), 'cloud-key-1e2f\n', { mode: 0o640 });
-        chmodSync(join(ws, 'gha-creds-abc.json'), 0o640);
+        writePrivate(join(ws, 'gha-creds-abc.json'), 'cloud-key-1e2f\n', 0o640);
         mkdirSync(join(ws, '.gcloud'));
         chmodSync(join(ws, '.gcloud'), 0o700);
         writeFileSync(join(ws, '.gcloud', 'token.json'), 'folder-token-9a8b\n', { mode: 0o644 });
         // deeper down too: at the second level (where the walk is split) and below it
         mkdirSync(join(ws, 'node_modules', '.cache', 'deep'), { recursive: true });
-        writeFileSync(join(ws, 'node_modules', '.cache', 'deep', 'npmrc'), 'deep-token-5c6d\n', {
-          mode: 0o600,
-        });
-        chmodSync(join(ws, 'node_modules', '.cache', 'deep', 'npmrc'), 0o600);
+        writePrivate(join(ws, 'node_modules', '.cache', 'deep', 'npmrc'), 'deep-token-5c6d\n');
         mkdirSync(join(ws, 'vendor', 'keys'), { recursive: true });
         writeFileSync(join(ws, 'vendor', 'keys', 'id'), 'level-two-7e8f\n', { mode: 0o644 });
         chmodSync(join(ws, 'vendor', 'keys'), 0o700);
@@ -242,15 +244,12 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
     for (const weaken of [[], ['apply-replaces-private']] as Defence[][]) {
       f = createFixture();
       const ws = f.workspace;
-      writeFileSync(join(ws, 'gha-creds-abc.json'), 'cloud-key-1e2f\n', { mode: 0o600 });
-      chmodSync(join(ws, 'gha-creds-abc.json'), 0o600);
+      writePrivate(join(ws, 'gha-creds-abc.json'), 'cloud-key-1e2f\n');
       // a folder the command may list, holding a file it may not read: it can remove both
       mkdirSync(join(ws, 'keys'));
-      writeFileSync(join(ws, 'keys', 'id'), 'ssh-key-3c4d\n', { mode: 0o600 });
-      chmodSync(join(ws, 'keys', 'id'), 0o600);
+      writePrivate(join(ws, 'keys', 'id'), 'ssh-key-3c4d\n');
       writeFileSync(join(ws, 'keys', 'pub.txt'), 'public\n');
-      writeFileSync(join(ws, 'token'), 'token-5e6f\n', { mode: 0o600 });
-      chmodSync(join(ws, 'token'), 0o600);
+      writePrivate(join(ws, 'token'), 'token-5e6f\n');
       setup = await overlaySandbox(f, weaken);
       const r = await run(
         setup,
@@ -305,8 +304,7 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
   it('runs no command once a covered path is another inode (fail closed, where the private paths are covered)', async () => {
     f = createFixture();
     const ws = f.workspace;
-    writeFileSync(join(ws, 'secret.json'), 'k\n', { mode: 0o600 });
-    chmodSync(join(ws, 'secret.json'), 0o600);
+    writePrivate(join(ws, 'secret.json'), 'k\n');
     setup = await overlaySandbox(f, [], true);
     expect((await run(setup, f, 'echo fine')).text).toBe('fine\n');
     // something outside the commands (an earlier step's tool, say) puts another file under the name
@@ -323,8 +321,7 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
   it('covers the private paths instead where the workspace’s top folder is closed to others', async () => {
     f = createFixture();
     const ws = f.workspace;
-    writeFileSync(join(ws, 'secret.json'), 'closed-top-4e5f\n', { mode: 0o600 });
-    chmodSync(join(ws, 'secret.json'), 0o600);
+    writePrivate(join(ws, 'secret.json'), 'closed-top-4e5f\n');
     chmodSync(ws, 0o750);
     setup = await overlaySandbox(f);
     const r = await run(setup, f, 'ls; cat README.md; cat secret.json; echo x > made.txt && echo ok');
