@@ -1,10 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { perlText } from './test/support/perl-text.js';
 
 export default defineConfig({
+  plugins: [perlText],
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/hardening/**', 'node_modules/**'],
+    // the runner's log of code under test (::debug:: …) is shown only for a failed test
+    setupFiles: ['test/support/runner-log.ts'],
     testTimeout: 30_000,
     // a file's first hook may wait for the one build of the bundle the files share
     // (test/support/bundle-cache.ts), which takes far longer on a loaded machine than idle

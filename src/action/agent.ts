@@ -18,9 +18,13 @@ import { describeNetwork } from '../sandbox/network.js';
 import { commandsOffered, runLoop, sessionLine } from '../run/phases.js';
 import { createSubmitAnswerTool } from '../tools/submit-answer.js';
 import { ProgressBoard } from './progress.js';
+import { JoinWatch } from './join.js';
 import { reviewTools } from './review.js';
 import type { PreparedWork } from './start-up.js';
 import { mark, type RunState } from './state.js';
+
+/** The tools of a plan (CONTRACT §13): read the checkout, change nothing, run nothing. */
+const PLAN_TOOLS: ReadonlySet<string> = new Set(['read_file', 'grep', 'find_files', 'list_dir']);
 
 /** The primary model and the fallback; throws when a provider cannot be built (no key, …). */
 export function sessionProvider(s: RunState): Provider {
@@ -70,10 +74,17 @@ export async function runAgentPhase(
     env: s.env,
     git: checkout.toolGit(),
   });
-  // A review changes nothing: no file writes, no bash (CONTRACT §9).
-  const own = s.task.mode === 'review' ? reviewTools(s, builtIn, context) : builtIn;
+  // A review changes nothing: no file writes, no bash (CONTRACT §9). A plan reads only (§13).
+  const planning = s.task.intent === 'plan';
+  const own =
+    s.task.mode === 'review'
+      ? reviewTools(s, builtIn, context)
+      : planning
+        ? builtIn.filter((t) => PLAN_TOOLS.has(t.name))
+        : builtIn;
   if (s.answerSchema) own.push(createSubmitAnswerTool(s.answerSchema, (value) => (s.answer = { value })));
-  const mcpServers = await loadMcpConfig(s, context.pr);
+  // A plan's tools are the workspace's read-only ones: an MCP server's tools may act elsewhere.
+  const mcpServers = planning ? undefined : await loadMcpConfig(s, context.pr);
   const mcp = mcpServers
     ? await startRunMcp(s, mcpServers, {
         commands,
@@ -87,6 +98,8 @@ export async function runAgentPhase(
     // The last turn's group is closed before delivery: the push, the PR and the comment edits
     // that follow belong to no turn.
     s.log.close();
+    // what a server wrote on stderr, and its errors in its own words, go to the transcript alone
+    if (s.transcript) mcp?.record(s.transcript);
     await mcp?.close();
   }
 }
@@ -104,6 +117,7 @@ async function runWithTools(
   const { tools, leftOut } = filterAllowedTools(offered, inputs.allowedTools, [
     'submit_answer',
     'add_review_comment',
+    'read_diff',
   ]);
   if (leftOut.length > 0) core.info(`patchloop: allowed-tools leaves out ${leftOut.join(', ')}.`);
   allowBash &&= tools.some((t) => t.name === 'bash');
@@ -121,7 +135,11 @@ async function runWithTools(
     agentsMdSource: agents.source,
     instructions: inputs.instructions,
     structuredAnswer: s.answerSchema !== undefined,
-    ...(task.mode === 'review' ? { mode: 'review' as const } : {}),
+    ...(task.mode === 'review'
+      ? { mode: 'review' as const }
+      : task.intent === 'plan'
+        ? { mode: 'plan' as const }
+        : {}),
   });
   const earlier = s.earlier;
   const continued = earlier?.transcript;
@@ -170,6 +188,10 @@ async function runWithTools(
     transcript.event('comment', commentEvent);
     commentEvent = undefined;
   }
+  // The approval of a plan (CONTRACT §13): who, when, which plan; recorded once the earlier
+  // session's messages are in the transcript, before the first turn.
+  const approval = s.approval;
+  let approvalEvent = approval ? { ...approval } : undefined;
   mark('tools and provider ready');
   const board = new ProgressBoard(s.runUrl, { started: s.started });
   const onEvent = (e: AgentEvent) => {
@@ -177,25 +199,37 @@ async function runWithTools(
       transcript.event('comment', commentEvent);
       commentEvent = undefined;
     }
+    if (approvalEvent && e.type === 'turn_start') {
+      transcript.event('approval', approvalEvent);
+      approvalEvent = undefined;
+    }
     s.log.onEvent(e);
     if (s.comment && board.onEvent(e)) s.comment.update(board.render());
   };
-  const prompt = renderTaskMessage(task, context, {
-    workNote: plan.note,
-    requesterLevel: s.requesterLevel,
-    contributedAgentsMd: agents.contributed,
-  });
+  // A re-run of the workflow run (GITHUB_RUN_ATTEMPT > 1) continues its earlier attempt, whose
+  // request is the same comment: it is told to carry on, not given the request a second time.
+  const rerun = continued !== undefined && earlier?.comment.marker.runId === runner.runId;
+  const prompt = rerun
+    ? `This workflow run was run again (attempt ${runner.runAttempt}); the conversation above is its earlier attempt, on the same request. Carry on from where it stopped: check what is already done in the checkout, finish the task, and end with a short summary of what you changed.${plan.note ? `\n\n${plan.note}` : ''}`
+    : renderTaskMessage(task, context, {
+        workNote: plan.note,
+        requesterLevel: s.requesterLevel,
+        contributedAgentsMd: agents.contributed,
+      });
   const preamble = earlier?.fallback
     ? `An earlier patchloop run worked on this (${earlier.runUrl}); its transcript could not be had, so here is its summary:\n\n` +
       `${frameUntrusted('the earlier run’s summary comment', earlier.fallback.summary)}\n\n`
-    : continued
+    : continued && !rerun
       ? `A new request on the same ${task.isPullRequest ? 'pull request' : 'issue'}; the conversation above is the earlier session.\n\n`
       : '';
+  const approved = approval
+    ? `@${approval.by} approved the plan above (${approval.at}). Carry it out now with your tools: make the changes, run the tests, and end with a short summary of what you changed and how the tests went.\n\n`
+    : '';
   return runLoop({
     provider,
     tools,
     systemPrompt,
-    task: withPreamble(prompt, preamble),
+    task: withPreamble(prompt, `${preamble}${approved}`),
     ...(continued
       ? {
           earlier: {
@@ -218,6 +252,9 @@ async function runWithTools(
     transcript,
     onEvent,
     toolsReady: work.ready,
+    ...(inputs.testCommand ? { testCommand: inputs.testCommand } : {}),
+    // requests written while it works join the session (CONTRACT §13)
+    ...(s.comment?.marker?.loop === 'working' ? { pendingMessages: new JoinWatch(s).pending } : {}),
   });
 }
 

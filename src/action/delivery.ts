@@ -1,15 +1,16 @@
-// The delivery phase: the git configuration put back, then commit, push and PR (deliverWork),
-// each step in the transcript, and the run's conclusion from the agent's and the delivery's.
+// The delivery phase: the git configuration put back, then the commit (deliverWork), in the
+// transcript, and the run's conclusion so far from the agent's and the commit's; the push, the PR
+// and the review are the delivery plan's, applied at the end (publish.ts, delivery/apply.ts).
 import type { AgentResult } from '../agent/index.js';
 import { commitMessage } from '../github/commit-message.js';
 import { deliverWork } from '../github/delivery.js';
+import { proposalFields } from '../github/pr.js';
 import type { Provider } from '../providers/types.js';
-import { GRACE, type Ending } from './ending.js';
-import { earlySummary, prBody, preparePublishing } from './publish.js';
+import { GRACE, untilAborted, type Ending } from './ending.js';
 import { reviewPhase } from './review.js';
 import type { PreparedWork } from './start-up.js';
 import type { FinishInput, RunState } from './state.js';
-import { awaitWorkspace, concludeRun } from '../run/phases.js';
+import { awaitWorkspace, concludeRun, unfinishedReason } from '../run/phases.js';
 import { timed, timing } from './timings.js';
 
 export async function deliverPhase(
@@ -24,9 +25,21 @@ export async function deliverPhase(
   // A run whose model finished before the workspace's set-up did waits for it here; one whose
   // set-up failed delivers nothing (no tool ran: the agent waited for the same promise).
   const signal = ending.cancelled;
-  const unready = await timed('workspace set-up awaited', awaitWorkspace(result, work.ready, signal));
+  // After a cancel the wait has a deadline: a walk of a large self-hosted checkout can outlive the
+  // runner's 10 s, and a set-up that never finished ran no tool, so there is nothing to commit.
+  const ready = untilAborted(work.ready, ending.deadline(undefined, GRACE.commit));
+  const unready = await timed('workspace set-up awaited', awaitWorkspace(result, ready, signal));
   if (unready) return { ...unready, result, plan, provider };
   if (task.mode === 'review') return withAnswer(s, await reviewPhase(s, work, result, provider));
+  // A plan delivers nothing: its final message is the plan (CONTRACT §13).
+  if (task.intent === 'plan')
+    return withAnswer(s, {
+      conclusion: result.conclusion === 'success' ? 'planned' : result.conclusion,
+      result,
+      plan,
+      provider,
+      ...(result.error ? { error: result.error } : {}),
+    });
   if (
     await timed(
       'git configuration checked',
@@ -35,55 +48,34 @@ export async function deliverPhase(
   ) {
     s.notice('The git configuration was changed during the run; it was put back before committing.');
   }
-  // A cancelled run keeps its work too: committed and pushed inside the runner's grace period,
-  // its summary (turns, tokens, cost, the branch) written before the push. No PR is opened then.
+  // A cancelled run keeps its work too: committed here inside the runner's grace period, then
+  // pushed (its summary written before the push) when the plan is applied (delivery/apply.ts).
   const cancelled = () => result.conclusion === 'cancelled' || signal.aborted;
-  const wasCancelled = cancelled();
-  // Delivery gets what is left of the budget, and at least a minute to commit and push.
+  // Delivery gets what is left of the budget, and at least a minute to commit.
   const budgetMs = Math.max(60_000, s.started + inputs.timeoutMinutes * 60_000 - Date.now());
+  const unfinished = unfinishedReason(result); // tests red, a budget, an error: a draft that fixes nothing
+  // Only the commit is made here: the push, the PR and the read-back are the plan's to apply.
   const delivery = await deliverWork({
     checkout,
     plan,
-    message: commitMessage({ task, runUrl: s.runUrl, agentSummary: firstLine(result.finalText) }),
+    message: commitMessage({ task, runUrl: s.runUrl, agentSummary: firstLine(result.finalText), unfinished }),
     baselineUntracked: work.baseline,
-    // stage: agent commits only; the deliver job pushes (stage-agent.ts, stage-deliver.ts)
-    push: !inputs.dryRun && inputs.stage !== 'agent',
-    github: inputs.dryRun || inputs.stage === 'agent' ? undefined : s.github,
+    push: false,
+    // stage: all pushes the commit next, moving the checkout onto it then
+    pushFollows: !inputs.dryRun && inputs.stage === 'all',
     owner: task.owner,
     repo: task.repo,
     serverUrl: runner.serverUrl,
-    draft: inputs.draftPr,
-    prTitle: commitMessage({ task, runUrl: s.runUrl }).split('\n')[0]!,
-    prBody: (d) => prBody(s, result, plan, d, provider),
+    ...proposalFields({ task, runUrl: s.runUrl, draft: inputs.draftPr, unfinished }),
+    prBody: () => '',
     timing,
-    // The artifact client loads while git pushes, a wait on the network that hides it (a cancelled
-    // run's push has the time to itself).
-    whilePushing: () => {
-      if (!cancelled()) preparePublishing(s);
-    },
     commitSignal: ending.deadline(budgetMs, GRACE.commit),
-    pushSignal: ending.deadline(budgetMs, GRACE.push),
-    openPr: !wasCancelled,
-    prMayExist: s.earlier !== undefined,
-    onCommitted: async (d) => {
-      if (!cancelled() || inputs.dryRun) return;
-      const early = { conclusion: 'cancelled' as const, result, plan, delivery: d, provider };
-      await earlySummary(s, early, ending.deadline(undefined, GRACE.earlySummary));
-    },
   });
   for (const n of delivery.notices) s.notice(n);
   const transcript = s.transcript;
   if (delivery.commit)
     transcript?.event('commit', { sha: delivery.commit.sha, files: delivery.commit.files.length });
-  if (delivery.push)
-    transcript?.event('push', {
-      branch: delivery.push.branch,
-      sha: delivery.push.sha,
-      rebased: delivery.push.rebased,
-    });
-  if (delivery.pr) transcript?.event('pull-request', { ...delivery.pr });
   if (delivery.error) transcript?.event('error', { message: delivery.error });
-
   const isCancelled = cancelled();
   const { conclusion, error } = concludeRun({
     result,

@@ -1,7 +1,8 @@
 // The action's inputs (CONTRACT §2), read and checked before anything else happens.
 import { isPermissionLevel, type PermissionLevel } from '../github/permission.js';
 import { parseCommandNetwork, type CommandNetwork } from '../sandbox/network.js';
-import { CLOUD_CREDENTIAL_VARIABLES, isProviderName, parseFallbackSpec } from '../providers/index.js';
+import { isProviderName, parseFallbackSpec } from '../providers/index.js';
+import { cloudCredentialName, commandEnvNames, notAVariableName } from '../sandbox/command-env.js';
 import { PROVIDER_NAMES, type ProviderName } from '../providers/types.js';
 import { parseMcpConfig } from '../tools/mcp/config.js';
 
@@ -19,6 +20,10 @@ export interface ActionInputs {
   fallbackModel?: { provider: ProviderName; model: string };
   maxTurns: number;
   maxCostUsd?: number;
+  /** The daily budgets (CONTRACT §13): the repository's, and each requester's; either may be absent. */
+  maxCostUsdPerDay?: DailyBudget;
+  /** Every write run starts as a plan (CONTRACT §13). */
+  requireApproval: boolean;
   timeoutMinutes: number;
   testCommand: string;
   allowBash: boolean;
@@ -54,6 +59,11 @@ export interface ActionInputs {
 }
 
 export type RunMode = 'fix' | 'review';
+/** `max-cost-usd-per-day`: `REPO` or `REPO,REQUESTER` in US dollars (an empty part: no such budget). */
+export interface DailyBudget {
+  repository?: number;
+  requester?: number;
+}
 export type RunStage = 'all' | 'agent' | 'deliver';
 export type { CommandNetwork };
 
@@ -84,6 +94,7 @@ const DEFAULTS: Record<string, string> = {
   'continue-session': 'true',
   images: 'true',
   'dry-run': 'false',
+  'require-approval': 'false',
   mode: 'fix',
   'command-network': 'none',
   stage: 'all',
@@ -141,15 +152,13 @@ export function readInputs(read: InputReader): ActionInputs {
       throw new InputError(err instanceof Error ? err.message : String(err));
     }
   }
-  const commandEnv = listInput(get('command-env'));
-  const badName = commandEnv.find((name) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
+  const commandEnv = commandEnvNames(get('command-env'));
+  const badName = notAVariableName(commandEnv);
   if (badName !== undefined)
     throw new InputError(
       `Input command-env lists names of environment variables (comma- or newline-separated); "${badName}" is not one.`,
     );
-  const credential = commandEnv.find((name) =>
-    (CLOUD_CREDENTIAL_VARIABLES as readonly string[]).includes(name),
-  );
+  const credential = cloudCredentialName(commandEnv);
   if (credential !== undefined)
     throw new InputError(
       `Input command-env may not name ${credential}: it holds a cloud credential (or how to get one), which patchloop never gives to commands. Remove it from command-env.`,
@@ -183,6 +192,8 @@ export function readInputs(read: InputReader): ActionInputs {
     fallbackModel,
     maxTurns: positive('max-turns', true),
     maxCostUsd: get('max-cost-usd') ? positive('max-cost-usd', false) : undefined,
+    ...dailyBudgetInput(get('max-cost-usd-per-day')),
+    requireApproval: bool('require-approval'),
     timeoutMinutes: positive('timeout-minutes', false),
     testCommand: get('test-command'),
     allowBash: bool('allow-bash'),
@@ -215,6 +226,32 @@ export function commandNetworkInput(raw: string): CommandNetwork {
   } catch (err) {
     throw new InputError(`Input ${(err as Error).message}`);
   }
+}
+
+/** `max-cost-usd-per-day`: `50` (the repository's), `50,10` (and each requester's), `,10` (each requester's only). */
+export function dailyBudgetInput(raw: string): { maxCostUsdPerDay?: DailyBudget } {
+  if (!raw) return {};
+  const parts = raw.split(',').map((p) => p.trim());
+  const bad = () =>
+    new InputError(
+      `Input max-cost-usd-per-day must be REPO or REPO,REQUESTER in US dollars (positive numbers, e.g. "50,10" or ",10"); got "${raw}".`,
+    );
+  if (parts.length > 2) throw bad();
+  const amount = (p: string | undefined): number | undefined => {
+    if (p === undefined || p === '') return undefined;
+    const n = Number(p);
+    if (!Number.isFinite(n) || n <= 0) throw bad();
+    return n;
+  };
+  const repository = amount(parts[0]);
+  const requester = amount(parts[1]);
+  if (repository === undefined && requester === undefined) throw bad();
+  return {
+    maxCostUsdPerDay: {
+      ...(repository !== undefined ? { repository } : {}),
+      ...(requester !== undefined ? { requester } : {}),
+    },
+  };
 }
 
 /** `issue-number`: empty, or a positive whole number (a leading `#` is accepted). */

@@ -198,6 +198,11 @@ export function createActionsLog(options: ActionsLogOptions = {}): ActionsLog {
         case 'continue':
           write(`  ⋯ ${CONTINUE_REASONS[e.reason] ?? 'the model was asked to go on'}`);
           break;
+        case 'joined':
+          write(
+            `  ✉ a request from @${oneLine(String(e.data.author ?? '?'))} joined the session (${oneLine(String(e.data.url ?? e.data.commentId ?? ''))})`,
+          );
+          break;
         case 'notice':
           write(`  ℹ ${oneLine(e.source)}: ${cut(oneLine(redact(e.message)), 200)}`);
           break;

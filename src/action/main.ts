@@ -12,6 +12,8 @@ import { untilAborted, watchEnding, type Ending } from './ending.js';
 import { createComment, finish } from './publish.js';
 import { prepareWorkspace, startUp, type PreparedWork } from './start-up.js';
 import { mark, type RunState } from './state.js';
+import { joinRunningRun, markLoopDone } from './join.js';
+import { setRunOutputs } from './outputs.js';
 import { runDeliverStage } from './stage-deliver.js';
 import { configureTimings, finalAnswer, sinceFinalAnswer, timed } from './timings.js';
 
@@ -83,6 +85,16 @@ async function runPhases(s: RunState, ending: Ending, undo: () => Promise<void>)
     conclusion: signal.aborted ? ('cancelled' as const) : ('failure' as const),
     error: err instanceof Error ? err.message : String(err),
   });
+  // A run of this workflow working here already takes the request, or is waited for (§13).
+  if (s.inputs.stage !== 'deliver') {
+    const joined = await joinRunningRun(s, signal);
+    if (joined.kind === 'ended') return joined.code;
+    if (joined.kind === 'cancelled') {
+      setRunOutputs({ conclusion: 'cancelled' });
+      core.setFailed('patchloop: cancelled before the run began.');
+      return 1;
+    }
+  }
   // Acknowledge first: the comment exists before the first model request.
   const commentReady = createComment(s);
   // stage: agent writes nothing but the tracking comment (its token may be read-only)
@@ -110,16 +122,20 @@ async function runPhases(s: RunState, ending: Ending, undo: () => Promise<void>)
   }
   s.outcome.provider = provider;
   const result = await runAgentPhase(s, work, provider, signal);
+  markLoopDone(s);
   finalAnswer();
   s.outcome.result = result;
   const reaction = await timed(
     'acknowledgement awaited',
     untilAborted(ack, AbortSignal.any([signal, AbortSignal.timeout(10_000)])).catch(() => undefined),
   );
-  if (reaction && !reaction.ok && reaction.message !== 'reviews take no reactions')
-    core.warning(`patchloop: ${reaction.message}`);
+  // A trigger with nothing to react on (a pull_request event, a review) is normal, not a warning.
+  if (reaction && !reaction.ok && !reaction.none) core.warning(`patchloop: ${reaction.message}`);
   const delivered = await timed('delivery', deliverPhase(s, work, result, provider, ending));
   s.outcome.delivery = delivered.delivery;
-  void undo();
-  return timed('publishing', finish(s, delivered, ending));
+  // the push is the plan's (publish.ts): what the run changed is undone once it is over
+  return timed(
+    'publishing',
+    finish(s, delivered, ending, () => void undo()),
+  );
 }

@@ -1,7 +1,8 @@
 // MCP servers in an action run (CONTRACT §10): the configuration from the input (inline JSON, or a
 // path read from the base branch through the contents API — never the checkout's file, which a PR
 // or an earlier run's commands may have written), its secrets registered before anything can echo
-// them, and the servers started once commands may run.
+// them, and the servers started once commands may run. What they say reaches the log as model and
+// tool text does: through the log's neutraliser, never as a workflow command.
 import * as core from './runner-commands.js';
 import pkg from '../../package.json' with { type: 'json' };
 import { describeGitHubError } from '../github/octokit.js';
@@ -10,6 +11,8 @@ import type { PullRequestRefs } from '../github/task.js';
 import { McpConfigError, mcpSecrets, parseMcpConfig, type McpServerConfig } from '../tools/mcp/config.js';
 import type { McpSession } from '../tools/mcp/servers.js';
 import type { CommandSandbox } from '../tools/process.js';
+import { SANDBOX_HOME } from '../sandbox/launch.js';
+import { neutralizeCommands } from './log.js';
 import type { RunState } from './state.js';
 
 /** Inline JSON is checked with the other inputs (an InputError before anything runs); a path later. */
@@ -73,6 +76,10 @@ export async function startRunMcp(
     root: s.runner.workspace,
     commands: c.commands,
     sandbox: c.sandbox,
+    // the sandbox's HOME: empty, on the command's own /tmp; without it, a folder in the run's own
+    sandboxDir: SANDBOX_HOME,
+    scratchDir: s.dir,
+    onDropped: (line) => s.notice(neutralizeCommands(line)),
     commandsReady: c.commandsReady,
     env: s.env,
     envOptions: { pass: s.inputs.commandEnv, privateDirs: [s.runner.runnerTemp, s.dir] },
@@ -81,8 +88,9 @@ export async function startRunMcp(
     clientVersion: pkg.version,
   });
   describeMcpServers(session.servers).forEach((line, i) => {
-    if (session.servers[i]!.failed) s.notice(line);
-    else core.info(`patchloop: ${line}.`);
+    const safe = neutralizeCommands(line);
+    if (session.servers[i]!.failed) s.notice(safe);
+    else core.info(`patchloop: ${safe}.`);
   });
   return session;
 }

@@ -1,59 +1,65 @@
 // Publishing: the tracking comment (posted at the start, edited into the summary at the end,
-// carrying the session marker a follow-up finds), the step summary, the transcript's HTML page
-// and artifact, and the outputs.
+// carrying the session marker a follow-up finds), the summary's input, and the run's ending: its
+// delivery plan, applied (src/delivery/apply.ts).
 import * as core from './runner-commands.js';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
 import type { AgentResult } from '../agent/index.js';
-import { chooseArtifactUploader } from '../github/artifact.js';
-import { sessionMarkerText, TrackingComment, type SessionMarker } from '../github/comment.js';
+import { applyPlan } from '../delivery/apply.js';
+import type { DeliveryPlan } from '../delivery/plan.js';
+import { sessionMarkerText, TrackingComment } from '../github/comment.js';
 import type { Delivery, WorkPlan } from '../github/delivery.js';
-import { emptyUsage, type Usage } from '../protocol/types.js';
+import { DeliveryCheckError } from '../github/delivery-artifact.js';
+import { emptyUsage } from '../protocol/types.js';
 import type { Provider } from '../providers/types.js';
-import { renderHtml } from '../report/html.js';
-import { loadRunView } from '../report/load.js';
 import {
   editsDiff,
-  renderSummaryMarkdown,
-  STEP_SUMMARY_MAX_BYTES,
   toolLogFromMessages,
   type ChangedFile,
   type RunSummaryInput,
+  type SummaryMarkdownOptions,
 } from '../report/summary.js';
+import { markdownSafely as renderSafely, plainSummary } from '../report/summary-safe.js';
 import { listRefused, networkSummaryLine } from '../sandbox/network.js';
-import { formatCost, formatTokens } from '../report/format.js';
-import { GRACE, untilAborted, type Ending } from './ending.js';
-import { setRunOutputs, type RunOutputs } from './outputs.js';
-import { recordSummary } from '../run/phases.js';
+import { untilAborted, type Ending } from './ending.js';
+import { setRunOutputs } from './outputs.js';
+import { concludeRun, recordSummary, unfinishedReason } from '../run/phases.js';
+import { issueReference } from '../github/pr.js';
+import { actionHost } from './apply-host.js';
+import { planOfRun } from './run-plan.js';
 import type { FinishInput, RunState } from './state.js';
 import { stageAgentArtifact } from './stage-agent.js';
 import { timed } from './timings.js';
 import { summaryContext } from './summary-context.js';
-
-/** The transcript upload's deadline outside a cancel (a cancelled run's is its grace period). */
-const UPLOAD_TIMEOUT_MS = 90_000;
-/** The largest transcript whose HTML page is still made when the run was cancelled. */
-const HTML_IN_A_HURRY_BYTES = 2 * 1024 * 1024;
-/** The final comment edit's, outside a cancel. */
-const COMMENT_TIMEOUT_MS = 60_000;
+import { finalSticky, stickyComment } from './quiet-review.js';
+import { joinedMarker, takesJoins } from './join.js';
 
 const FAILING: ReadonlySet<string> = new Set(['failure', 'budget-exceeded', 'cancelled']);
 
 /** Posts the "working" comment; a comment that cannot be posted is a notice, not a failure. */
 export async function createComment(s: RunState): Promise<void> {
   if (s.inputs.dryRun || s.task.number === undefined) return;
+  const options = {
+    github: s.github,
+    owner: s.task.owner,
+    repo: s.task.repo,
+    issueNumber: s.task.number,
+    redact: (t: string) => s.redact(t),
+    log: { debug: core.debug, info: core.info, warning: (m: string) => core.warning(s.redact(m)) },
+  };
+  const marker = {
+    runId: s.runner.runId,
+    sessionId: s.sessionId,
+    // a later trigger joins this run while its agent works (action/join.ts)
+    ...(takesJoins(s) ? { loop: 'working' as const } : {}),
+  };
   try {
-    s.comment = await TrackingComment.create(
-      {
-        github: s.github,
-        owner: s.task.owner,
-        repo: s.task.repo,
-        issueNumber: s.task.number,
-        redact: (t) => s.redact(t),
-        log: { debug: core.debug, info: core.info, warning: (m) => core.warning(s.redact(m)) },
-      },
-      `👀 **patchloop is working on this** — [follow the run](${s.runUrl})`,
-      { runId: s.runner.runId, sessionId: s.sessionId },
-    );
+    // An automatic review edits the PR's one sticky review summary (quiet-review.ts).
+    s.comment = s.quiet
+      ? await stickyComment(s, options, marker)
+      : await TrackingComment.create(
+          options,
+          `👀 **patchloop is working on this** — [follow the run](${s.runUrl})`,
+          marker,
+        );
     core.info(`patchloop: tracking comment ${s.comment.url}`);
   } catch (err) {
     s.notice((err as Error).message);
@@ -67,16 +73,18 @@ export function prBody(
   delivery: Delivery,
   provider: Provider,
 ): string {
-  const summary = markdownSafely(
-    summaryInput(s, { conclusion: result.conclusion, result, plan, delivery, provider }),
-    { redact: s.redact, maxChars: 60_000 },
-  );
-  const fixes =
-    plan.fixes !== undefined
-      ? `\n\nFixes #${plan.fixes}`
-      : plan.pullNumber !== undefined
-        ? `\n\nFollows up #${plan.pullNumber}`
-        : '';
+  // the conclusion the run will have, its work committed (a red-test run's is `failure`)
+  const ending = concludeRun({ result, committed: true, cancelled: false });
+  // the body is written before the push and read once the branch is pushed: it links the branch
+  const pushed: Delivery = delivery.commit
+    ? { ...delivery, push: { ok: true, branch: plan.branch, sha: delivery.commit.sha, rebased: false } }
+    : delivery;
+  const summary = markdownSafely(summaryInput(s, { ...ending, result, plan, delivery: pushed, provider }), {
+    redact: s.redact,
+    maxChars: 60_000,
+  });
+  const reference = issueReference(plan, unfinishedReason(result));
+  const fixes = reference ? `\n\n${reference}` : '';
   // The session that opened the PR, for a follow-up on the PR itself.
   const marker = sessionMarkerText({ runId: s.runner.runId, sessionId: s.sessionId, branch: plan.branch });
   return `${summary}${fixes}\n\n${marker}`;
@@ -96,6 +104,14 @@ function summaryInput(s: RunState, o: FinishInput): RunSummaryInput {
       url: `${s.runner.serverUrl}/${s.runner.repository}/actions/runs/${s.task.workflowRun.id}`,
     });
   if (s.earlier) related.push({ label: 'Earlier run (continued)', url: s.earlier.runUrl });
+  if (s.approval)
+    related.push({
+      label: `Plan approved by @${s.approval.by} at ${s.approval.at}`,
+      url: s.approval.plan.commentUrl,
+    });
+  // the requests that joined while the run worked (CONTRACT §13)
+  for (const j of s.joined)
+    if (j.url) related.push({ label: `Joined request by @${j.author} (${j.createdAt})`, url: j.url });
   return {
     conclusion: o.conclusion,
     models,
@@ -138,134 +154,83 @@ function commandNetworkLine(s: RunState): string | undefined {
 }
 
 /**
- * Starts what publishing will wait for, while the push runs beside it (delivery.ts): the artifact
- * client's module, when the transcript is to be uploaded.
- */
-export function preparePublishing(s: RunState): void {
-  if (!s.transcript || !s.inputs.uploadArtifact) return;
-  chooseArtifactUploader(s.env).uploader?.preload();
-}
-
-/**
- * A cancelled run's summary, written as soon as its commit is made and before the push, so the
- * comment says what the run did (turns, tokens, cost, the branch) even if the runner kills the
- * process during the push. The final summary replaces it.
- */
-export async function earlySummary(s: RunState, o: FinishInput, signal: AbortSignal): Promise<void> {
-  if (!s.comment) return;
-  const comment = s.comment;
-  const input = summaryInput(s, o);
-  input.notices = [
-    ...(input.notices ?? []),
-    'The run was cancelled; its work is being pushed and its transcript uploaded.',
-  ];
-  comment.marker = markerOf(s, o, input.branch);
-  const written = comment.finish(markdownSafely(input, { redact: s.redact }));
-  s.commentWrite = written.then(
-    () => undefined,
-    () => undefined,
-  );
-  await untilAborted(written, signal).catch(() => undefined);
-}
-
-/**
- * Writes the summary everywhere it goes and sets the outputs; returns the exit code. Never
- * throws, and runs once: each step (transcript, upload, outputs, comment) has its own deadline
+ * Ends the run: its delivery plan, applied (src/delivery/apply.ts) — pushed, proposed, reviewed and
+ * summarised in stage: all, handed on as the delivery artifact in stage: agent, summarised only in
+ * a dry run. Returns the exit code. Never throws, and runs once: each step has its own deadline
  * and a failure of one is told without stopping the others.
  */
-export function finish(s: RunState, o: FinishInput, ending?: Ending): Promise<number> {
-  s.finishing ??= finishOnce(s, o, ending).catch((err: unknown) => lastResort(s, o, err));
+export function finish(
+  s: RunState,
+  o: FinishInput,
+  ending?: Ending,
+  afterPush?: () => void,
+): Promise<number> {
+  s.finishing ??= finishOnce(s, o, ending, afterPush).catch((err: unknown) => lastResort(s, o, err));
   return s.finishing;
 }
 
-async function finishOnce(s: RunState, o: FinishInput, ending: Ending | undefined): Promise<number> {
+async function finishOnce(
+  s: RunState,
+  o: FinishInput,
+  ending: Ending | undefined,
+  afterPush: (() => void) | undefined,
+): Promise<number> {
   const refused = s.sandbox?.kind === 'isolated' ? s.sandbox.network.refused() : [];
   if (refused.length) core.warning(`patchloop: command-network refused ${listRefused(refused)}.`);
-  const usage: Usage = o.result?.usage ?? emptyUsage();
-  if (s.transcript) {
-    try {
+  const input = summaryInput(s, o);
+  const commit = o.delivery?.commit;
+  const body =
+    commit && o.result && o.plan && o.provider
+      ? () => prBody(s, o.result!, o.plan!, o.delivery!, o.provider!)
+      : undefined;
+  const plan = planOfRun(s, o, input, body);
+  const noticesFrom = s.notices.length;
+  const agentStage = s.inputs.stage === 'agent';
+  const host = actionHost(s, {
+    ...(ending ? { ending } : {}),
+    noticesFrom,
+    summaryLine: (end) => {
+      if (!s.transcript) return;
       recordSummary(s.transcript, {
-        conclusion: o.conclusion,
+        conclusion: end.conclusion,
         result: o.result,
         durationMs: Date.now() - s.started,
-        ...(o.error ? { error: o.error } : {}),
-        ...(o.delivery?.push ? { branch: o.delivery.push.branch, commitSha: o.delivery.push.sha } : {}),
+        ...(end.error ? { error: end.error } : {}),
+        ...(end.branch ? { branch: end.branch, commitSha: end.commitSha } : {}),
       });
-    } catch (err) {
-      core.warning(`patchloop: the transcript could not be finished (${(err as Error).message}).`);
-    }
-  }
-  const uploadBound =
-    ending?.deadline(UPLOAD_TIMEOUT_MS, GRACE.upload) ?? AbortSignal.timeout(UPLOAD_TIMEOUT_MS);
-  const location = await timed(
-    'transcript page and artifact',
-    publishTranscript(s, uploadBound, Boolean(ending?.cancelled.aborted)),
-  );
-  const input = summaryInput(s, { ...o, transcriptLocation: location });
-  // ---- stage: agent (stage-agent.ts): the delivery is written down as an artifact, not done ----
-  const deliveryArtifact =
-    s.inputs.stage === 'agent'
-      ? await stageAgentArtifact(s, o, input, () => prBody(s, o.result!, o.plan!, o.delivery!, o.provider!))
-      : undefined;
-  // ---- end stage: agent ----
-  const commentText = markdownSafely(input, { redact: s.redact });
-  // The outputs and the step summary are local and cannot hang: before the comment's request.
-  try {
-    await core.appendSummary(markdownSafely(input, { redact: s.redact, maxBytes: STEP_SUMMARY_MAX_BYTES }));
-  } catch (err) {
-    core.warning(`patchloop: the step summary could not be written (${(err as Error).message}).`);
-  }
-  const outputs: RunOutputs = {
-    conclusion: o.conclusion,
-    branch: input.branch,
-    commitSha: input.commitSha,
-    prNumber: input.prNumber,
-    prUrl: input.prUrl,
-    commentUrl: s.comment?.url,
-    transcriptPath: s.transcript ? s.transcriptPath : undefined,
-    artifactUrl: s.artifactUrl,
-    model: input.models.join(','),
-    turns: input.turns,
-    usage,
-    ...(s.answer ? { structuredOutput: JSON.stringify(s.answer.value) } : {}),
-    ...(s.reviewUrl ? { reviewUrl: s.reviewUrl } : {}),
-    deliveryArtifact, // stage: agent
-  };
-  setRunOutputs(outputs, s.redact);
-  if (s.comment) {
-    const comment = s.comment;
-    const bound =
-      ending?.deadline(COMMENT_TIMEOUT_MS, GRACE.finalSummary, true) ??
-      AbortSignal.timeout(COMMENT_TIMEOUT_MS);
-    // An early summary still on its way is let land first, so it cannot overwrite this one.
-    if (s.commentWrite) await untilAborted(s.commentWrite, bound).catch(() => undefined);
-    // What a follow-up needs: the branch the work is on (or still the earlier one) and the artifact.
-    comment.marker = markerOf(s, o, input.branch);
-    const ok = await timed(
-      'summary comment',
-      untilAborted(comment.finish(commentText), bound).catch(() => false),
-    );
-    if (!ok) core.warning('patchloop: the summary comment could not be written; it is in the step summary.');
-    // A summary posted anew (the comment was deleted) has its own address.
-    if (comment.url !== outputs.commentUrl) setRunOutputs({ ...outputs, commentUrl: comment.url }, s.redact);
-  }
-  try {
-    s.log.outcome(input);
-  } catch (err) {
-    core.warning(`patchloop: the outcome could not be logged (${(err as Error).message}).`);
-  }
-  return conclude(s, o);
-}
-
-function markerOf(s: RunState, o: FinishInput, branch: string | undefined): SessionMarker {
-  const b = branch ?? (s.earlier ? o.plan?.branch : undefined);
-  return {
-    runId: s.runner.runId,
-    sessionId: s.sessionId,
-    ...(b ? { branch: b } : {}),
-    ...(s.artifactId ? { artifactId: s.artifactId } : {}),
-    ...(s.artifactName ? { artifactName: s.artifactName } : {}),
-  };
+    },
+    postsReview: !s.inputs.dryRun && !agentStage,
+    // the requests that joined stay listed (a run that waited for this one ends as handed over);
+    // an automatic review's sticky summary records this push (quiet-review.ts)
+    finalMarker: (m) => (s.quiet ? finalSticky(s, o, joinedMarker(s, m)) : joinedMarker(s, m)),
+    postsComment: false,
+    ...(afterPush ? { afterPush } : {}),
+    // ---- stage: agent (stage-agent.ts): the plan is handed on as the delivery artifact ----
+    ...(agentStage
+      ? { handOff: (signal: AbortSignal, p: DeliveryPlan) => stageAgentArtifact(s, o, p, signal) }
+      : {}),
+  });
+  // stage: all pushes the commit it made; stage: agent and a dry run push nothing
+  const work = o.plan;
+  const pushes = !s.inputs.dryRun && !agentStage && commit !== undefined && s.repo !== undefined;
+  const target = work
+    ? {
+        target: {
+          mode: work.mode,
+          branch: work.branch,
+          prBases: [work.prBase],
+          openPr: work.openPr,
+          ...(work.pullNumber !== undefined ? { pullNumber: work.pullNumber } : {}),
+          followUp: s.earlier !== undefined,
+        },
+        ...(pushes ? { repo: s.repo } : {}),
+      }
+    : undefined;
+  // the value applied, as it was applied: what the ending wrote is read from here (inspect, tests)
+  s.transcript?.event('delivery-plan', { plan });
+  const applied = await timed('plan applied', applyPlan(host, plan, target));
+  s.outcome.delivery = { ...(o.delivery ?? { notices: [], leftOut: [] }), ...applied.delivery, commit };
+  return applied.code;
 }
 
 function conclude(s: RunState, o: FinishInput): number {
@@ -278,6 +243,17 @@ function conclude(s: RunState, o: FinishInput): number {
 async function lastResort(s: RunState, o: FinishInput, err: unknown): Promise<number> {
   const why = err instanceof Error ? err.message : String(err);
   core.warning(`patchloop: publishing the summary failed (${s.redact(why)}).`);
+  // a plan that could not be applied (its schema refused it) delivered nothing: a failure
+  if (err instanceof DeliveryCheckError) {
+    // the checkout is left on the commit, as after any ending
+    if (o.delivery?.commit) await s.repo?.writeBack().catch(() => undefined);
+    if (o.conclusion !== 'cancelled')
+      o = {
+        ...o,
+        conclusion: 'failure',
+        error: [o.error, `${why} Nothing was pushed.`].filter(Boolean).join(' '),
+      };
+  }
   let input: RunSummaryInput;
   try {
     input = summaryInput(s, o);
@@ -305,105 +281,9 @@ async function lastResort(s: RunState, o: FinishInput, err: unknown): Promise<nu
   return conclude(s, o);
 }
 
-/**
- * The summary's markdown; when the renderer fails, a plain one with what matters most (outcome,
- * usage, cost, branch, commit, PR), so no ending is left without one.
- */
-export function markdownSafely(
-  input: RunSummaryInput,
-  options: Parameters<typeof renderSummaryMarkdown>[1] = {},
-): string {
-  try {
-    return renderSummaryMarkdown(input, options);
-  } catch (err) {
-    core.warning(
-      `patchloop: the summary could not be rendered (${(err as Error).message}); a short one is given.`,
-    );
-    return plainSummary(input, options.redact ?? ((t) => t));
-  }
-}
-
-function plainSummary(s: RunSummaryInput, redact: (text: string) => string): string {
-  const lines = [`**patchloop: ${s.conclusion}**`, ''];
-  const row = (label: string, value: string | number | undefined) => {
-    if (value !== undefined && value !== '') lines.push(`- ${label}: ${value}`);
-  };
-  row('Model', s.models.join(', '));
-  row('Turns', s.turns);
-  const u = s.usage;
-  row(
-    'Tokens',
-    `input ${formatTokens(u.inputTokens)} · output ${formatTokens(u.outputTokens)} · cache read ${formatTokens(u.cacheReadTokens)} · cache write ${formatTokens(u.cacheWriteTokens)}`,
-  );
-  row('Cost', formatCost(u.costUsd) ?? 'unknown');
-  row('Branch', s.branch && `\`${s.branch}\`${s.pushed ? '' : ' (not pushed)'}`);
-  row('Commit', s.commitSha);
-  row('Pull request', s.prUrl);
-  row('Error', s.error);
-  for (const n of s.notices ?? []) row('Note', n);
-  row('Transcript', s.transcriptLocation);
-  row('Run', s.runUrl);
-  return redact(lines.join('\n')).slice(0, 60_000);
-}
-
-/**
- * The HTML page beside the JSONL, both uploaded as an artifact when the runner allows it; a
- * cancelled run's too. The upload is given up at `signal` (its deadline, or the runner's SIGTERM).
- */
-async function publishTranscript(
-  s: RunState,
-  signal: AbortSignal,
-  hurried: boolean,
-): Promise<string | undefined> {
-  if (!s.transcript || !existsSync(s.transcriptPath)) return undefined;
-  const htmlPath = s.transcriptPath.replace(/\.jsonl$/, '.html');
-  const files = [s.transcriptPath];
-  // Rendering a long session's page takes seconds a cancelled run does not have: then the JSONL
-  // goes alone (`patchloop export` makes the page from it).
-  const htmlFits = !hurried || statSync(s.transcriptPath).size <= HTML_IN_A_HURRY_BYTES;
-  if (!htmlFits) {
-    s.notice(
-      'The run was cancelled: the HTML page of its long transcript was not made (`patchloop export` makes it from the JSONL).',
-    );
-  } else {
-    try {
-      await timed('transcript page', async () => {
-        const view = await loadRunView(s.transcriptPath);
-        writeFileSync(
-          htmlPath,
-          s.redact(renderHtml(view, { source: 'transcript.jsonl', generatedAt: new Date() })),
-        );
-      });
-      files.push(htmlPath);
-    } catch (err) {
-      core.warning(
-        `patchloop: the HTML page of the transcript could not be made (${(err as Error).message}).`,
-      );
-    }
-  }
-  const local = `${s.transcriptPath} on the runner`;
-  if (!s.inputs.uploadArtifact) return local;
-  const choice = chooseArtifactUploader(s.env);
-  if (!choice.uploader) {
-    s.notice(choice.notice);
-    return local;
-  }
-  try {
-    const uploaded = await timed(
-      'artifact upload',
-      choice.uploader.uploadTranscript(
-        { jsonlPath: s.transcriptPath, htmlPath: files[1], taskNumber: s.task.number },
-        { signal },
-      ),
-    );
-    s.artifactUrl = uploaded.url;
-    s.artifactName = uploaded.name;
-    s.artifactId = uploaded.id;
-    return uploaded.url ? `artifact [${uploaded.name}](${uploaded.url})` : `artifact ${uploaded.name}`;
-  } catch (err) {
-    s.notice(`The transcript artifact could not be uploaded (${(err as Error).message}).`);
-    return local;
-  }
+/** The summary's markdown; a plain one when the renderer fails (report/summary-safe.ts). */
+export function markdownSafely(input: RunSummaryInput, options: SummaryMarkdownOptions = {}): string {
+  return renderSafely(input, options, core.warning);
 }
 
 function changedFiles(d: Delivery | undefined): ChangedFile[] {

@@ -1,39 +1,37 @@
-// stage: agent (CONTRACT §11): the run up to delivery is the same as in one job; its delivery is
-// written down instead of done. This uploads the delivery artifact (manifest, bundle of the new
-// commits on the recorded base, transcript) that a later `stage: deliver` job checks and applies.
+// stage: agent (CONTRACT §11): the run up to delivery is the same as in one job, and ends in the
+// same delivery plan (run-plan.ts); the plan is handed on instead of pushed: this uploads the
+// delivery artifact (the plan as its manifest, a bundle of the new commits on the recorded base,
+// the transcript) that a later `stage: deliver` job checks and applies.
 import * as core from './runner-commands.js';
 import { copyFileSync, existsSync, mkdirSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chooseArtifactUploader } from '../github/artifact.js';
+import type { DeliveryPlan } from '../delivery/plan.js';
 import {
   BUNDLE_FILE,
   bundleDigest,
   deliveryArtifactName,
   MANIFEST_FILE,
-  MANIFEST_SCHEMA,
   type DeliveryManifest,
 } from '../github/delivery-artifact.js';
 import { createBundle, type GitAt } from '../git/bundle.js';
-import { commitMessage } from '../github/commit-message.js';
-import { renderSummaryMarkdown, type RunSummaryInput } from '../report/summary.js';
 import type { FinishInput, RunState } from './state.js';
 
 export const TRANSCRIPT_IN_ARTIFACT = 'transcript.jsonl';
 
 /**
- * Uploads the delivery artifact; returns its name, or undefined (with a notice) when it could not
- * be made. `input` is the summary as this stage knows it; `prBody` renders the PR's body.
+ * Uploads the delivery artifact: the plan as its manifest, the bundle of the plan's commits on
+ * its recorded base, the transcript. Returns its name, or undefined (with a notice) when it could
+ * not be made; gives the upload up at `signal`.
  */
 export async function uploadDeliveryArtifact(
   s: RunState,
-  o: FinishInput,
-  input: RunSummaryInput,
-  prBody: () => string,
+  plan: DeliveryPlan,
+  signal: AbortSignal,
 ): Promise<string | undefined> {
-  const plan = o.plan;
-  const commit = o.delivery?.commit;
-  const base = plan?.startedFrom;
-  if (!plan || !base) {
+  const base = plan.baseCommit;
+  const branch = plan.branch;
+  if (!base || !branch || plan.prBase === undefined) {
     s.notice('Nothing was delivered: the run stopped before its branch was ready.');
     return undefined;
   }
@@ -48,7 +46,7 @@ export async function uploadDeliveryArtifact(
   const files: string[] = [];
   try {
     let bundleSha256: string | undefined;
-    if (commit && s.repo) {
+    if (plan.headCommit && s.repo) {
       const g: GitAt = {
         runner: s.repo.runner,
         call: {
@@ -57,7 +55,7 @@ export async function uploadDeliveryArtifact(
         },
       };
       const path = join(dir, BUNDLE_FILE);
-      await createBundle(g, { path, base, head: commit.sha, branch: plan.branch });
+      await createBundle(g, { path, base, head: plan.headCommit, branch });
       bundleSha256 = bundleDigest(readFileSync(path));
       files.push(path);
     }
@@ -66,37 +64,7 @@ export async function uploadDeliveryArtifact(
       files.push(join(dir, TRANSCRIPT_IN_ARTIFACT));
     }
     const manifest: DeliveryManifest = {
-      schema: MANIFEST_SCHEMA,
-      repository: s.runner.repository,
-      runId: s.runner.runId,
-      runAttempt: s.runner.runAttempt,
-      workflowRef: s.env.GITHUB_WORKFLOW_REF ?? '',
-      baseCommit: base,
-      ...(commit ? { headCommit: commit.sha } : {}),
-      branch: plan.branch,
-      prHead: plan.mode === 'pr-head',
-      prBase: plan.prBase,
-      openPr: plan.openPr,
-      draft: s.inputs.draftPr,
-      ...(plan.pullNumber !== undefined ? { pullNumber: plan.pullNumber } : {}),
-      prTitle: commitMessage({ task: s.task, runUrl: s.runUrl }).split('\n')[0]!,
-      prBody: commit ? s.redact(prBody()) : '',
-      ...(s.comment ? { commentId: s.comment.id } : {}),
-      commentText: renderSummaryMarkdown(input, { redact: s.redact }),
-      summary: JSON.parse(s.redact(JSON.stringify(input))) as Record<string, unknown>,
-      outputs: {
-        conclusion: o.conclusion,
-        model: input.models.join(','),
-        turns: input.turns,
-        usage: { ...input.usage } as unknown as Record<string, number>,
-        ...(s.transcript ? { transcriptPath: s.transcriptPath } : {}),
-        ...(s.artifactUrl ? { artifactUrl: s.artifactUrl } : {}),
-      },
-      marker: {
-        sessionId: s.sessionId,
-        ...(s.artifactName ? { artifactName: s.artifactName } : {}),
-        ...(s.artifactId !== undefined ? { artifactId: s.artifactId } : {}),
-      },
+      ...plan,
       ...(files.some((f) => f.endsWith(TRANSCRIPT_IN_ARTIFACT))
         ? { transcript: TRANSCRIPT_IN_ARTIFACT }
         : {}),
@@ -105,7 +73,7 @@ export async function uploadDeliveryArtifact(
     writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 2));
     files.push(join(dir, MANIFEST_FILE));
     const name = deliveryArtifactName(s.env, s.task.number);
-    await choice.uploader.upload(name, files, dir);
+    await choice.uploader.upload(name, files, dir, { signal });
     core.info(`patchloop: delivery artifact ${name} uploaded; a stage: deliver job pushes and posts it.`);
     return name;
   } catch (err) {
@@ -114,20 +82,18 @@ export async function uploadDeliveryArtifact(
   }
 }
 
-/** The hook publish.ts calls in stage: agent: uploads the artifact and says in the summary where the work is. */
+/** The plan's hand-off in stage: agent (delivery/apply.ts): the upload, and a notice saying where the work is. */
 export async function stageAgentArtifact(
   s: RunState,
-  o: FinishInput,
-  input: RunSummaryInput,
-  prBody: () => string,
+  _o: FinishInput,
+  plan: DeliveryPlan,
+  signal: AbortSignal,
 ): Promise<string | undefined> {
-  const before = s.notices.length;
-  const name = await uploadDeliveryArtifact(s, o, input, prBody);
-  const notices = [...(input.notices ?? []), ...s.notices.slice(before)];
+  const name = await uploadDeliveryArtifact(s, plan, signal);
+  // said in this job's summary alone (not a warning: it is how two stages work)
   if (name)
-    notices.push(
+    s.notices.push(
       `stage: agent — nothing was pushed or posted by this job: the work is in the delivery artifact \`${name}\`, which the stage: deliver job checks and delivers.`,
     );
-  input.notices = notices;
   return name;
 }

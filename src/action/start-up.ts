@@ -5,7 +5,9 @@ import * as core from './runner-commands.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jobKey } from '../github/artifact.js';
-import { readSessionMarker } from '../github/comment.js';
+import { commentBody, readSessionMarker } from '../github/comment.js';
+import { checkBudget, listSpent, overBudgetText, type BudgetCheck } from '../github/daily-budget.js';
+import type { Task } from '../github/task.js';
 import { gatherContext, listIssueComments, type TaskContext } from '../github/context.js';
 import { prepareWork, type WorkPlan } from '../github/delivery.js';
 import { taskFromEvent } from '../github/event.js';
@@ -18,8 +20,9 @@ import {
 } from '../github/follow-up.js';
 import { tokenLogin } from '../github/identity.js';
 import { GitRepo, restoreCheckoutCredential, takeCheckoutCredential } from '../git/index.js';
-import { createGitHubClient } from '../github/octokit.js';
+import { createGitHubClient, describeGitHubError, type GitHubClient } from '../github/octokit.js';
 import { checkPermission } from '../github/permission.js';
+import { startQuietReview } from '../github/review-history.js';
 import { acknowledge } from '../github/reaction.js';
 import { ACTIONS_BOT_LOGIN } from '../github/trigger.js';
 import { createRedactor, MIN_SECRET_LENGTH, secretsFromEnv } from '../protocol/redact.js';
@@ -28,12 +31,12 @@ import { probeMachine, type SandboxSetup } from '../sandbox/index.js';
 import { startCommandWorkspace } from '../run/phases.js';
 import { BranchPrefetch, followUpPlan } from './follow-up.js';
 import type { AnswerSchema } from '../tools/answer-schema.js';
-import { InputError, readInputs, type ActionInputs } from './inputs.js';
+import { InputError, readInputs, type ActionInputs, type DailyBudget } from './inputs.js';
 import { mcpSecrets, parseMcpConfig } from '../tools/mcp/config.js';
 import { untilAborted } from './ending.js';
 import { loadOutputSchema } from './output-schema.js';
 import { setRunOutputs } from './outputs.js';
-import { readRunnerEnv } from './runner-env.js';
+import { readRunnerEnv, runUrlOf, type RunnerEnv } from './runner-env.js';
 import { logSettings } from './log.js';
 import { mark, RunState } from './state.js';
 
@@ -75,6 +78,7 @@ export async function startUp(
     prompt: inputs.prompt,
     issueNumber: inputs.issueNumber,
     mode: inputs.mode,
+    requireApproval: inputs.requireApproval,
     repository: runner.repository,
     actor: runner.actor,
     botLogins: [ACTIONS_BOT_LOGIN],
@@ -133,8 +137,20 @@ export async function startUp(
         })
       : undefined;
   commentsListed?.catch(() => undefined);
+  // An automatic review (CONTRACT §9, quiet reviews) finds its sticky summary and patchloop's
+  // last review of the PR, to edit the one and review only what changed since the other.
+  const quiet =
+    task.trigger.kind === 'pull-request' &&
+    task.mode === 'review' &&
+    task.number !== undefined &&
+    task.pr?.headSha &&
+    commentsListed &&
+    inputs.stage === 'all'
+      ? startQuietReview(github, { owner: task.owner, repo: task.repo, number: task.number }, commentsListed)
+      : undefined;
   const contextReady = gatherContext(github, task, {
     botLogins: [ACTIONS_BOT_LOGIN],
+    ...(quiet && task.pr ? { reviewSince: { head: task.pr.headSha, last: quiet.last } } : {}),
     allowed,
     ...(commentsListed ? { comments: commentsListed } : {}),
     ...(inputs.images
@@ -184,6 +200,21 @@ export async function startUp(
   }
   core.info(`patchloop: ${permission.reason}.`);
   mark('permission checked');
+  // A daily budget is checked before anything else is posted and before any model request.
+  if (inputs.maxCostUsdPerDay && inputs.stage !== 'deliver') {
+    const refused = await dailyBudgetRefusal(
+      github,
+      inputs.maxCostUsdPerDay,
+      task,
+      runner,
+      redact,
+      inputs.dryRun,
+    );
+    if (refused !== undefined) {
+      await putBack();
+      return refused;
+    }
+  }
   if (signal.aborted) {
     await putBack();
     setRunOutputs({ conclusion: 'cancelled' });
@@ -210,8 +241,61 @@ export async function startUp(
       contextReady,
       ...(commentsListed ? { commentsListed } : {}),
       ...(answerSchema ? { answerSchema } : {}),
+      ...(quiet ? { quiet } : {}),
     }),
   };
+}
+
+/**
+ * Over a daily budget: a comment that says so (no model request), conclusion budget-exceeded.
+ * A budget that cannot be checked stops the run too: a budget is a promise to spend no more.
+ */
+async function dailyBudgetRefusal(
+  github: GitHubClient,
+  limits: DailyBudget,
+  task: Task,
+  runner: RunnerEnv,
+  redact: (text: string) => string,
+  dryRun: boolean,
+): Promise<StartUp | undefined> {
+  let check: BudgetCheck;
+  try {
+    const botLogin = await tokenLogin(github);
+    const entries = await listSpent(github, {
+      owner: task.owner,
+      repo: task.repo,
+      botLogin,
+      now: Date.now(),
+    });
+    check = checkBudget(entries, limits, task.requester?.login);
+  } catch (err) {
+    return fail(
+      `patchloop: the max-cost-usd-per-day budget could not be checked, so no model was asked. ${describeGitHubError(err, 'read-issue', "Listing the repository's comments")}`,
+    );
+  }
+  core.info(
+    `patchloop: spent in the last 24 hours: $${check.spent.repository.toFixed(2)} in this repository, $${check.spent.requester.toFixed(2)} by ${task.requester?.login ?? 'this requester'} (${check.runs} run(s)).`,
+  );
+  if (!check.over) return undefined;
+  const text = overBudgetText(check, task.requester?.login, runUrlOf(runner));
+  if (!dryRun && task.number !== undefined) {
+    try {
+      await github.rest.issues.createComment({
+        owner: task.owner,
+        repo: task.repo,
+        issue_number: task.number,
+        body: commentBody(text, redact),
+      });
+    } catch (err) {
+      core.warning(
+        `patchloop: the budget comment could not be posted. ${describeGitHubError(err, 'comment', 'Posting the budget comment')}`,
+      );
+    }
+  }
+  await core.appendSummary(redact(text)).catch(() => undefined);
+  setRunOutputs({ conclusion: 'budget-exceeded' });
+  core.setFailed(redact(text.split('\n')[2] ?? 'patchloop: daily budget reached'));
+  return { code: 1 };
 }
 
 function fail(message: string): StartUp {
@@ -326,8 +410,9 @@ export async function prepareWorkspace(
   mark('branch ready');
   // The branch is made from the earlier comment's marker; the first request needs the session
   // itself (s.earlier), whose transcript may still be on its way.
-  await untilAborted(earlierReady, signal).catch(() => undefined);
+  const earlier = await untilAborted(earlierReady, signal).catch(() => undefined);
   if (signal.aborted) throw new Error('The run was cancelled before the agent started.');
+  planOrApproval(s, earlier);
   const [baseline, baseCommit] = await Promise.all([work.untracked(), work.headSha().catch(() => undefined)]);
   // After the branch, before the first command: from here on patchloop's git uses a private
   // git dir and reads nothing under the workspace's .git. Making that copy only reads the
@@ -355,6 +440,40 @@ export async function prepareWorkspace(
   });
   s.sandbox = sandbox;
   return { checkout: work, context, plan, baseline, baseCommit, sandbox, ready };
+}
+
+/**
+ * Plan and approve (CONTRACT §13). `approve` continues a planned session only: one whose summary's
+ * marker says it ended with a plan and whose run and transcript are confirmed as this workflow's
+ * (the approval gives the write tools, so nothing less counts); it records who approved which
+ * plan, when. Any other request that follows a plan amends it: the run is a plan again.
+ */
+function planOrApproval(s: RunState, earlier: EarlierSession | undefined): void {
+  const planned = earlier?.comment.marker.planned === true;
+  if (s.task.intent === 'approve') {
+    if (!earlier || !planned)
+      throw new Error(
+        `There is no plan to approve here: \`approve\` carries out the plan of an earlier patchloop run on this ${s.task.isPullRequest ? 'pull request' : 'issue'}${earlier ? `, and [the latest one](${earlier.runUrl}) did not end with a plan` : ', and none was found'}. Ask for one with \`${s.inputs.triggerPhrase} plan …\`.`,
+      );
+    if (earlier.unconfirmed || !earlier.transcript)
+      throw new Error(
+        `The plan of [the earlier run](${earlier.runUrl}) cannot be approved: ${earlier.unconfirmed ?? earlier.fallback?.reason ?? 'its transcript could not be had'}. Ask for the plan again with \`${s.inputs.triggerPhrase} plan …\`.`,
+      );
+    const by = s.task.requester?.login ?? 'someone';
+    s.approval = {
+      by,
+      at: s.task.trigger.createdAt,
+      plan: {
+        runId: earlier.comment.marker.runId,
+        sessionId: earlier.comment.marker.sessionId,
+        runUrl: earlier.runUrl,
+        commentUrl: earlier.comment.url,
+      },
+    };
+    core.info(`patchloop: ${by} approved the plan of ${earlier.runUrl}.`);
+    return;
+  }
+  if (planned && s.task.intent === undefined && s.task.mode !== 'review') s.task.intent = 'plan';
 }
 
 /**

@@ -16,13 +16,32 @@ import type { TranscriptWriter } from '../protocol/transcript.js';
 import type { Provider } from '../providers/types.js';
 import type { SandboxSetup } from '../sandbox/index.js';
 import type { DraftComment } from '../tools/add-review-comment.js';
+import type { ReviewDraft } from '../delivery/plan.js';
+import type { QuietReview } from '../github/review-history.js';
+import type { ReviewScope } from '../github/review-scope.js';
+import { emptyReads, type ReviewCoverage, type ReviewReads } from '../github/review-pages.js';
 import type { AnswerSchema } from '../tools/answer-schema.js';
 import type { ActionInputs } from './inputs.js';
+import type { JoinedRequest } from './join.js';
 import { createActionsLog } from './log.js';
 import { runUrlOf, type RunnerEnv } from './runner-env.js';
 
 export type Conclusion =
-  'success' | 'no-changes' | 'failure' | 'cancelled' | 'skipped' | 'unauthorized' | 'budget-exceeded';
+  | 'success'
+  | 'no-changes'
+  | 'failure'
+  | 'cancelled'
+  | 'skipped'
+  | 'unauthorized'
+  | 'budget-exceeded'
+  | 'planned';
+
+/** The approval of a plan (CONTRACT §13): who, when, and which plan (the session it continues). */
+export interface Approval {
+  by: string;
+  at: string;
+  plan: { runId: string; sessionId: string; runUrl: string; commentUrl: string };
+}
 
 /** How a run ended, for publishing. */
 export interface FinishInput {
@@ -55,6 +74,8 @@ export interface RunStateInit {
   commentsListed?: Promise<readonly IssueComment[]>;
   /** the compiled `output-schema`, when one was given */
   answerSchema?: AnswerSchema;
+  /** an automatic review's sticky summary and earlier review (CONTRACT §9, quiet reviews) */
+  quiet?: QuietReview;
 }
 
 export class RunState {
@@ -68,7 +89,8 @@ export class RunState {
   readonly requesterLevel: string;
   readonly env: NodeJS.ProcessEnv;
   readonly contextReady: Promise<TaskContext>;
-  readonly commentsListed?: Promise<readonly IssueComment[]>;
+  /** listed again when a run waited for another (joining): the earlier session's marker is read from it */
+  commentsListed?: Promise<readonly IssueComment[]>;
   readonly answerSchema?: AnswerSchema;
   /** the last valid answer given to submit_answer (CONTRACT §9) */
   answer?: { value: unknown };
@@ -76,6 +98,16 @@ export class RunState {
   reviewUrl?: string;
   /** the inline comments a review run's model drafted, posted together at the end */
   readonly reviewDrafts: DraftComment[] = [];
+  /** the review written down, posted when the delivery plan is applied (by the deliver job in two stages) */
+  reviewDraft?: ReviewDraft;
+  /** an automatic review's sticky summary and earlier review (CONTRACT §9, quiet reviews) */
+  readonly quiet?: QuietReview;
+  /** what a review run read of diffs it was not shown (read_diff) and of files without one */
+  readonly reviewReads: ReviewReads = emptyReads();
+  /** what a review run reviewed: the whole PR, or the commits since patchloop's last review */
+  reviewScope?: ReviewScope;
+  /** which of the reviewed files' diffs were read, once the review is done */
+  reviewCoverage?: ReviewCoverage;
   readonly runUrl: string;
   /** `$RUNNER_TEMP/patchloop/<run>`: the transcript, saved outputs, a downloaded earlier transcript */
   readonly dir: string;
@@ -93,6 +125,10 @@ export class RunState {
   artifactId?: number;
   /** the session this run continues (following up), when there is one */
   earlier?: EarlierSession;
+  /** an `approve` run's approval of the plan it continues */
+  approval?: Approval;
+  /** the requests written while the run worked that joined its session (CONTRACT §13) */
+  readonly joined: JoinedRequest[] = [];
   /**
    * What the run has done so far (the plan, the agent's result, the delivery), so an ending
    * brought about by an unexpected error still tells it rather than zeros.
@@ -115,6 +151,7 @@ export class RunState {
     this.env = o.env;
     this.contextReady = o.contextReady;
     if (o.commentsListed) this.commentsListed = o.commentsListed;
+    if (o.quiet) this.quiet = o.quiet;
     if (o.answerSchema) this.answerSchema = o.answerSchema;
     this.runUrl = runUrlOf(o.runner);
     this.redact = createRedactor(o.secrets);

@@ -43,6 +43,8 @@ export type AgentEvent =
   | { type: 'budget'; budget: BudgetKind; limit: number; used: number }
   /** Something a provider SDK said by itself (a deprecation), for the transcript only. */
   | { type: 'notice'; turn: number; source: string; message: string }
+  /** A request that came while the run worked joined the session (CONTRACT §13), before `turn`. */
+  | { type: 'joined'; turn: number; data: Record<string, unknown> }
   | { type: 'cancel'; reason: string }
   | { type: 'error'; message: string; errorKind?: ErrorKind };
 
@@ -63,6 +65,8 @@ export function transcriptEventOf(
     }
     case 'continue':
       return { kind: 'continue', data: { turn: e.turn, reason: e.reason } };
+    case 'joined':
+      return { kind: 'joined', data: { ...e.data, turn: e.turn } };
     default:
       return undefined;
   }

@@ -8,7 +8,11 @@
  *     `error`), options.signal aborts (`cancelled`) or a budget runs out (`budget-exceeded`, with
  *     `budget`: turns | cost | time). Every tool call gets exactly one result. Each message and
  *     event is written to options.transcript as it completes; the caller writes the session line
- *     before and the summary line after.
+ *     before and the summary line after. A failure of the model request says which request
+ *     (`failedRequest`: provider, model, error kind, HTTP status).
+ *
+ *   testsAtEnd(messages, testCommand?): TestsAtEnd | undefined   — how the last test run ended
+ *     (run_tests, or bash running the test command), from the results' exit codes
  *
  *   buildSystemPrompt({ repository?, toolNames?, agentsMd?, instructions? }): string
  *   loadAgentsMd(root): string | undefined   — AGENTS.md at the workspace root (no symlinks)
@@ -25,7 +29,15 @@
  *   context-length error (as often as needed: once per overflow since the last successful turn),
  *   tells the model about a malformed call, or ends the run; aborted closes every open call.
  */
-export { runAgent, type AgentOptions, type AgentResult, type AgentConclusion } from './loop.js';
+export {
+  runAgent,
+  type AgentOptions,
+  type AgentResult,
+  type AgentConclusion,
+  type FailedRequest,
+  type PendingMessage,
+} from './loop.js';
+export { testsAtEnd, testsFailingError, type TestsAtEnd } from './tests-at-end.js';
 export { buildSystemPrompt, loadAgentsMd, type SystemPromptOptions } from './system-prompt.js';
 export type { AgentEvent, BudgetKind, CompactionReason, ContinueReason } from './events.js';
 export { estimateTokens, contextTokens, compactMessages } from './compaction.js';

@@ -2,12 +2,20 @@ import { ToolRegistry } from '../protocol/execute.js';
 import { errorResult, pairToolResults, syntheticReason, unansweredCalls } from '../protocol/pairing.js';
 import type { AnyAgentTool, ToolDefinition } from '../protocol/tool.js';
 import type { RecordedLine, TranscriptWriter } from '../protocol/transcript.js';
-import type { AssistantMessage, Message, ToolResultMessage, Usage, UserMessage } from '../protocol/types.js';
+import type {
+  AssistantMessage,
+  ErrorKind,
+  Message,
+  ToolResultMessage,
+  Usage,
+  UserMessage,
+} from '../protocol/types.js';
 import { addUsage, emptyUsage, textOf, toolCallsOf } from '../protocol/types.js';
 import type { Provider } from '../providers/types.js';
 import { exhaustedBudget, timeStop, type BudgetStop } from './budget.js';
 import { compactMessages, contextTokens, estimateTokens, reportedTokens } from './compaction.js';
 import { createEmitter, type AgentEvent, type BudgetKind, type CompactionReason } from './events.js';
+import type { TestsAtEnd } from './tests-at-end.js';
 import { runToolCalls } from './tool-calls.js';
 
 export interface AgentOptions {
@@ -49,6 +57,19 @@ export interface AgentOptions {
    * when it rejects the run ends as a failure, each waiting call answered with the reason.
    */
   toolsReady?: Promise<void>;
+  /**
+   * Requests that arrived while the run works (the action's joining, CONTRACT §13): asked before
+   * each turn, and once more (`final`) before a reply without tool calls would end the run, which
+   * then goes on. Each becomes a user message, recorded after a `joined` event with its `event`.
+   * A failure counts as none. The CLI passes none.
+   */
+  pendingMessages?: (o: { final: boolean }) => Promise<readonly PendingMessage[]>;
+}
+
+/** A message that joined the running session, and what the transcript records of where it came from. */
+export interface PendingMessage {
+  message: UserMessage;
+  event: Record<string, unknown>;
 }
 
 export type AgentConclusion = 'success' | 'failure' | 'cancelled' | 'budget-exceeded';
@@ -65,7 +86,21 @@ export interface AgentResult {
   finalText: string;
   error?: string;
   budget?: BudgetKind;
+  /** The model request that ended the run, when one did (a failure after the retries). */
+  failedRequest?: FailedRequest;
+  /** How the last test run ended, when the run ran the tests (set by the caller: src/run). */
+  tests?: TestsAtEnd;
   durationMs: number;
+}
+
+/** A model request that failed for good: who answered, how, and the HTTP status when there was one. */
+export interface FailedRequest {
+  provider: string;
+  model: string;
+  kind: ErrorKind;
+  status?: number;
+  /** nothing answered at the address (connection refused, unknown host): a set-up fault, no outage */
+  unreachable?: boolean;
 }
 
 /** Compact before a request once the context passes this share of the window... */
@@ -98,7 +133,12 @@ export async function runAgent(options: AgentOptions): Promise<AgentResult> {
   return new AgentRun(options).run();
 }
 
-type Ending = { conclusion: AgentConclusion; error?: string; budget?: BudgetKind };
+type Ending = {
+  conclusion: AgentConclusion;
+  error?: string;
+  budget?: BudgetKind;
+  failedRequest?: FailedRequest;
+};
 
 /** What a stop-reason handler decides: end the run, or (undefined) ask the model again. */
 type Next = Ending | undefined;
@@ -268,6 +308,7 @@ class AgentRun {
         },
       );
       if (over) return this.budgetEnding(over);
+      await this.takePending(false);
       const window = this.window();
       if (window && this.contextSize() > window * COMPACT_AT) this.compact('threshold', window * KEEP_SHARE);
 
@@ -323,7 +364,11 @@ class AgentRun {
       return undefined;
     }
     this.emit({ type: 'error', message: reason, ...(kind ? { errorKind: kind } : {}) });
-    return { conclusion: 'failure', error: reason };
+    return {
+      conclusion: 'failure',
+      error: reason,
+      ...(kind ? { failedRequest: failedRequest(message, kind) } : {}),
+    };
   }
 
   /** A reply cut at the output limit: its calls run (a cut one gets an error), then "continue". */
@@ -363,7 +408,27 @@ class AgentRun {
     this.streaks.progress();
     const stopped = await this.accept(turn, message);
     if (stopped) return stopped;
-    return calls === 0 ? { conclusion: 'success' } : undefined;
+    if (calls > 0) return undefined;
+    // A request that came while the model wrote its last reply is answered before the run ends.
+    return (await this.takePending(true)) ? undefined : { conclusion: 'success' };
+  }
+
+  /** Appends the requests that joined the session since the last ask; true when there were any. */
+  private async takePending(final: boolean): Promise<boolean> {
+    const ask = this.o.pendingMessages;
+    if (!ask || this.stop.signal.aborted) return false;
+    let taken: readonly PendingMessage[];
+    try {
+      taken = await ask({ final });
+    } catch {
+      return false;
+    }
+    // Taken is taken (the caller acknowledged them): recorded even when the run stops now.
+    for (const p of taken) {
+      this.emit({ type: 'joined', turn: this.turns + 1, data: p.event });
+      this.append(p.message);
+    }
+    return taken.length > 0 && !this.stop.signal.aborted;
   }
 
   /** Puts a reply into the context and runs its calls; returns an ending when the run stopped. */
@@ -577,8 +642,22 @@ class AgentRun {
     };
     if (ending.error !== undefined) result.error = ending.error;
     if (ending.budget !== undefined) result.budget = ending.budget;
+    if (ending.failedRequest !== undefined) result.failedRequest = ending.failedRequest;
     return result;
   }
+}
+
+/** The request's HTTP status leads the provider's error text ("529 overloaded_error: …"). */
+function failedRequest(message: AssistantMessage, kind: ErrorKind): FailedRequest {
+  const text = message.errorMessage ?? '';
+  const status = /^([1-5]\d\d)\b/.exec(text)?.[1];
+  return {
+    provider: message.provider,
+    model: message.model,
+    kind,
+    ...(status ? { status: Number(status) } : {}),
+    ...(kind === 'network' && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(text) ? { unreachable: true } : {}),
+  };
 }
 
 function usageTokens(u: Usage): number {

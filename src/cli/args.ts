@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { parseArgs as parseNodeArgs } from 'node:util';
+import { cloudCredentialName, commandEnvNames, notAVariableName } from '../sandbox/command-env.js';
 import { UsageError } from './io.js';
 
 export type FlagKind = 'string' | 'boolean';
@@ -98,4 +99,24 @@ export function existingFolder(flag: string, path: string): string {
   }
   if (!isFolder) throw new UsageError(`--${flag} ${path} is not a folder`);
   return path;
+}
+
+/**
+ * `--command-env NAMES`: the action's `command-env`, read and refused by the same rules (names of
+ * variables, never one that holds a cloud credential).
+ */
+export function commandEnvFlag(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const names = commandEnvNames(value);
+  const bad = notAVariableName(names);
+  if (bad !== undefined)
+    throw new UsageError(
+      `--command-env lists names of environment variables (comma- or newline-separated); "${bad}" is not one`,
+    );
+  const credential = cloudCredentialName(names);
+  if (credential !== undefined)
+    throw new UsageError(
+      `--command-env may not name ${credential}: it holds a cloud credential (or how to get one), which patchloop never gives to commands`,
+    );
+  return names;
 }

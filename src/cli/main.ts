@@ -5,12 +5,12 @@ export const USAGE = `patchloop ${pkg.version}: run an LLM coding agent on a git
 
 Usage:
   patchloop run [--repo DIR] [--provider P] [--model M] [--base-url U] [--branch B] "task"
-  patchloop tool NAME 'ARGS' [--repo DIR] [--allow-bash] [--test-command C]
+  patchloop tool NAME 'ARGS' [--repo DIR] [--allow-bash] [--test-command C] [--command-env NAMES]
   patchloop inspect FILE.jsonl [--json]
   patchloop export FILE.jsonl [-o OUT.html]
-  patchloop replay FILE.jsonl [--repo DIR]
+  patchloop replay FILE.jsonl [--repo DIR] [--run-commands]
 
-Run \`patchloop COMMAND --help\` for a command's options.
+Run \`patchloop COMMAND --help\` (or \`patchloop help COMMAND\`) for a command's options.
   --help       show this text
   --version    print the version`;
 
@@ -25,7 +25,10 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
 
 /** Dispatches argv (without node and the script) to a command; returns the exit status. */
 export async function main(argv: string[], io: CliIO): Promise<number> {
-  const [command, ...rest] = argv;
+  const [first, ...afterFirst] = argv;
+  // `patchloop help run` is `patchloop run --help`
+  const helpFor = first === 'help' && afterFirst.length > 0 ? afterFirst[0] : undefined;
+  const [command, ...rest] = helpFor !== undefined ? [helpFor, '--help'] : argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     (command === undefined ? io.stderr : io.stdout).write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;

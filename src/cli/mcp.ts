@@ -6,6 +6,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { McpConfigError, parseMcpConfig, type McpServerConfig } from '../tools/mcp/config.js';
 import type { McpSession } from '../tools/mcp/servers.js';
 import type { CommandSandbox } from '../tools/process.js';
+import { SANDBOX_HOME } from '../sandbox/launch.js';
 import { UsageError, type CliIO } from './io.js';
 
 /** The servers of `--mcp-config` (inline JSON when it starts with `{`, else a file); a usage error says what is wrong. */
@@ -47,6 +48,8 @@ export async function startCliMcp(servers: McpServerConfig[], o: CliMcpOptions):
     root: o.root,
     commands: o.commands ?? true,
     sandbox: o.sandbox,
+    sandboxDir: SANDBOX_HOME,
+    onDropped: (line) => o.io.stderr.write(`patchloop: ${line}\n`),
     commandsReady: o.commandsReady,
     env: o.env,
     redact: o.redact,

@@ -38,7 +38,7 @@ import {
   startCommandWorkspace,
   type RunBudgets,
 } from '../run/phases.js';
-import { existingFolder, parseFlags, positiveInt, positiveNumber } from './args.js';
+import { commandEnvFlag, existingFolder, parseFlags, positiveInt, positiveNumber } from './args.js';
 import { watchInterrupts } from './interrupt.js';
 import { UsageError, useColour, type CliCommand, type CliIO } from './io.js';
 import { endpointHost, finalLine, plural, recordableUrl, startLine } from './run-lines.js';
@@ -68,6 +68,8 @@ Options:
                           process's secrets, where root or passwordless sudo allows (default: auto)
   --command-network N     what those commands reach: none (their own loopback; the default), all,
                           or host names (registry.npmjs.org,*.pythonhosted.org) through a proxy
+  --command-env NAMES     variables of this shell passed on to those commands (comma-separated),
+                          besides the neutral ones patchloop sets; never a cloud credential
   --instructions TEXT     appended to the system prompt
   --branch B              branch for the commit (default: patchloop/<task>-<time>)
   --transcript FILE       where the JSONL transcript goes (default: the system temp folder)
@@ -95,6 +97,7 @@ const FLAGS = {
   'allow-bash': 'boolean',
   sandbox: 'string',
   'command-network': 'string',
+  'command-env': 'string',
   instructions: 'string',
   branch: 'string',
   transcript: 'string',
@@ -149,6 +152,7 @@ export const runCommand: CliCommand = async (argv, io) => {
   if (sandboxMode !== 'auto' && sandboxMode !== 'off') {
     throw new UsageError(`--sandbox must be auto or off, got "${sandboxMode}"`);
   }
+  const pass = commandEnvFlag(flags['command-env']);
   const givenTask = positionals.join(' ').trim();
   // Without --replay there is no recorded task to fall back on: refused before any key is asked for.
   if (!givenTask && !flags.replay) {
@@ -255,6 +259,7 @@ export const runCommand: CliCommand = async (argv, io) => {
       readOnlyDirs: [outputsDir],
       network,
       env: io.env,
+      commandEnv: pass,
     },
     unready: (err) =>
       new Error(
@@ -287,6 +292,7 @@ export const runCommand: CliCommand = async (argv, io) => {
     commands,
     testCommand,
     env: io.env,
+    commandEnv: { pass },
     artifactsDir: outputsDir,
     ...(sandbox.kind === 'isolated' ? { sandbox: sandbox.sandbox } : {}),
   });
@@ -362,8 +368,11 @@ export const runCommand: CliCommand = async (argv, io) => {
       transcript,
       onEvent: (e) => timeline.onEvent(e),
       toolsReady: ready,
+      ...(testCommand ? { testCommand } : {}),
     });
     timeline.close();
+    // what a server wrote on stderr, and its errors in its own words, go to the transcript alone
+    mcp?.record(transcript);
     const unready = await awaitWorkspace(result, ready, interrupt.signal);
     return await finish({
       io,
@@ -513,10 +522,13 @@ async function finish({
       ...(result.finalText ? { finalMessage: result.finalText } : {}),
       notices: [model.scripted, commit?.leftOut].filter((n): n is string => !!n),
       ...(commandNetwork ? { commandNetwork: commandNetwork() } : {}),
+      ...(result.tests ? { tests: result.tests } : {}),
       next: {
         surface: 'cli',
         transcriptPath: transcript.path,
+        ...(commitError ? {} : { committed: commit !== undefined }),
         ...(result.budget ? { budget: result.budget } : {}),
+        ...(result.failedRequest ? { failedRequest: result.failedRequest } : {}),
         ...budgets,
       },
     },
@@ -547,12 +559,14 @@ async function commitWork(
   const repo = checkout.repo;
   const name = continueOn ?? branch ?? (await repo.unusedBranchName(defaultBranchName(task, new Date())));
   const title = task.split('\n')[0]!.trim();
+  // as the run will be concluded with this commit made (tests red at the end: a failure)
+  const outcome = concludeRun({ result, committed: true, cancelled: result.conclusion === 'cancelled' });
   const message = [
     `patchloop: ${title.length > 60 ? `${title.slice(0, 59)}…` : title}`,
     '',
     task.length > 2000 ? `${task.slice(0, 2000)}…` : task,
     '',
-    `Outcome: ${result.conclusion}${result.error ? ` (${result.error})` : ''}`,
+    `Outcome: ${outcome.conclusion}${outcome.error ? ` (${outcome.error})` : ''}`,
     `Model: ${result.models.join(', ') || 'none'}; turns: ${result.turns}`,
   ].join('\n');
   const { commit, leftOut } = await repo.commitChanges(message, continueOn ? {} : { branch: name });

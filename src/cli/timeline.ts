@@ -39,6 +39,15 @@ export function createTimeline(out: TimelineOutput, options: TimelineOptions = {
   let timer: ReturnType<typeof setInterval> | undefined;
   const running = new Map<string, ToolCall>();
   let shownError: string | undefined;
+  // A turn the run's own cancel (or time budget) aborted: its line waits for the event that says why,
+  // which then stands for both (one line for one event); any other event shows it first.
+  let abortedTurn: string | undefined;
+  const flushAborted = (): void => {
+    if (abortedTurn === undefined) return;
+    const text = abortedTurn;
+    abortedTurn = undefined;
+    line(text);
+  };
 
   const clearStatus = (): void => {
     if (tty && status) out.write('\r\x1b[2K');
@@ -87,6 +96,8 @@ export function createTimeline(out: TimelineOutput, options: TimelineOptions = {
 
   return {
     onEvent(e) {
+      if (e.type === 'cancel' || e.type === 'budget') abortedTurn = undefined;
+      else if (e.type !== 'text_delta' && e.type !== 'error' && e.type !== 'notice') flushAborted();
       switch (e.type) {
         case 'turn_start':
           line(`turn ${e.turn} · ${clean(e.model)}`);
@@ -97,7 +108,9 @@ export function createTimeline(out: TimelineOutput, options: TimelineOptions = {
           setStatus(undefined);
           if (said) line(`  “${said}”`);
           if (e.message.stopReason === 'error' || e.message.stopReason === 'aborted') {
-            line(`  ✗ ${e.message.stopReason}: ${firstLine(e.message.errorMessage ?? '', 200)}`);
+            const text = `  ✗ ${e.message.stopReason}: ${firstLine(e.message.errorMessage ?? '', 200)}`;
+            if (e.message.stopReason === 'aborted') abortedTurn = text;
+            else line(text);
             shownError = e.message.errorMessage;
           }
           break;
@@ -148,6 +161,7 @@ export function createTimeline(out: TimelineOutput, options: TimelineOptions = {
       }
     },
     close() {
+      flushAborted();
       setStatus(undefined);
     },
   };

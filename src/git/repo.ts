@@ -498,6 +498,12 @@ export class GitRepo {
     );
   }
 
+  /** The commit origin's branch is at now (ls-remote), or undefined when origin has no such branch. */
+  async remoteBranchSha(branch: string): Promise<string | undefined> {
+    const out = await this.remote(['ls-remote', '--heads', 'origin', `refs/heads/${branch}`]);
+    return /^([0-9a-f]{40,64})\s/.exec(out)?.[1];
+  }
+
   /** Does origin have this branch? */
   async remoteHasBranch(branch: string): Promise<boolean> {
     const out = await this.remote(['ls-remote', '--heads', 'origin', `refs/heads/${branch}`]);

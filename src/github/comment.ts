@@ -34,7 +34,25 @@ export interface SessionMarker {
   branch?: string;
   artifactId?: number;
   artifactName?: string;
+  /** the run's estimated cost in USD, for the daily budgets (CONTRACT §13); absent while working or unpriced */
+  costUsd?: number;
+  /** who asked (a login), for the requester's daily budget */
+  requester?: string;
+  /** the run ended with a plan (conclusion `planned`): `approve` may continue it (CONTRACT §13) */
+  planned?: true;
+  /**
+   * Joining (CONTRACT §13): `working` while the agent loop runs, `done` once it ended and the run
+   * is delivering; absent on the final summary (and on markers of runs before joining existed).
+   */
+  loop?: 'working' | 'done';
+  /** the ids of the late issue comments the running agent took as requests (joining) */
+  joined?: number[];
+  /** the ids of the late pull-request review comments it took */
+  joinedReview?: number[];
 }
+
+/** The most ids a marker lists per kind (the marker's text is bounded). */
+export const MAX_JOINED_IDS = 60;
 
 const SESSION_MARKER = /<!-- patchloop:session ([A-Za-z0-9_-]{1,4000}) -->/;
 /** The trailer: the marker alone on the body's last line. */
@@ -45,6 +63,12 @@ const MARKER_KEYS: ReadonlySet<string> = new Set([
   'branch',
   'artifactId',
   'artifactName',
+  'costUsd',
+  'requester',
+  'planned',
+  'loop',
+  'joined',
+  'joinedReview',
 ]);
 
 /** The hidden session marker: base64url JSON, so no branch name can end the HTML comment early. */
@@ -74,12 +98,31 @@ export function readSessionMarker(body: string | null | undefined): SessionMarke
   const absentOr = (x: unknown, ok: (x: unknown) => boolean) => x === undefined || ok(x);
   if (!str(v.runId) || !/^\d{1,20}$/.test(v.runId) || !str(v.sessionId)) return undefined;
   const artifactId = (x: unknown) => typeof x === 'number' && Number.isSafeInteger(x) && x > 0;
-  if (!absentOr(v.branch, str) || !absentOr(v.artifactName, str) || !absentOr(v.artifactId, artifactId))
+  const cost = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x >= 0;
+  const ids = (x: unknown) =>
+    Array.isArray(x) && x.length <= MAX_JOINED_IDS && x.every((id) => artifactId(id));
+  if (
+    !absentOr(v.branch, str) ||
+    !absentOr(v.artifactName, str) ||
+    !absentOr(v.artifactId, artifactId) ||
+    !absentOr(v.costUsd, cost) ||
+    !absentOr(v.requester, str) ||
+    !absentOr(v.planned, (x) => x === true) ||
+    !absentOr(v.loop, (x) => x === 'working' || x === 'done') ||
+    !absentOr(v.joined, ids) ||
+    !absentOr(v.joinedReview, ids)
+  )
     return undefined;
   const m: SessionMarker = { runId: v.runId, sessionId: v.sessionId };
   if (v.branch !== undefined) m.branch = v.branch as string;
   if (v.artifactId !== undefined) m.artifactId = v.artifactId as number;
   if (v.artifactName !== undefined) m.artifactName = v.artifactName as string;
+  if (v.costUsd !== undefined) m.costUsd = v.costUsd as number;
+  if (v.requester !== undefined) m.requester = v.requester as string;
+  if (v.planned === true) m.planned = true;
+  if (v.loop !== undefined) m.loop = v.loop as 'working' | 'done';
+  if (v.joined !== undefined) m.joined = [...(v.joined as number[])];
+  if (v.joinedReview !== undefined) m.joinedReview = [...(v.joinedReview as number[])];
   return m;
 }
 
@@ -89,16 +132,36 @@ export function withoutMarkers(body: string): string {
 }
 
 /**
- * Adds the marker that keeps the run's own comment from triggering a run and, last, the session
- * marker; keeps the length legal. Everything above the markers is redacted and holds no `<!`.
+ * What a comment carries besides its text: a visible footer kept under every edit (a sticky
+ * review summary's history), and hidden markers of patchloop's own placed after the tracking
+ * marker, before the session marker (which stays the last line).
  */
-export function commentBody(text: string, redact?: (text: string) => string, marker?: SessionMarker): string {
-  const clean = neutralizeHiddenMarkup(redact ? redact(text) : text);
-  const tail = `${TRACKING_MARKER}${marker ? `\n${sessionMarkerText(marker)}` : ''}`;
-  const marked = `${clean}\n\n${tail}`;
+export interface CommentExtras {
+  footer?: string;
+  /** patchloop's own hidden markers, written as they are (never text from elsewhere) */
+  hidden?: string;
+}
+
+/**
+ * Adds the marker that keeps the run's own comment from triggering a run and, last, the session
+ * marker; keeps the length legal (the text is cut, never the footer or the markers). Everything
+ * above the markers is redacted and holds no `<!`.
+ */
+export function commentBody(
+  text: string,
+  redact?: (text: string) => string,
+  marker?: SessionMarker,
+  extras?: CommentExtras,
+): string {
+  const shown = (t: string) => neutralizeHiddenMarkup(redact ? redact(t) : t);
+  const clean = shown(text);
+  const foot = extras?.footer ? `\n\n${shown(extras.footer)}` : '';
+  const tail = `${TRACKING_MARKER}${extras?.hidden ? `\n${extras.hidden}` : ''}${marker ? `\n${sessionMarkerText(marker)}` : ''}`;
+  const marked = `${clean}${foot}\n\n${tail}`;
   if (marked.length <= COMMENT_LIMIT) return marked;
   const note = '\n\n[… cut to fit GitHub’s comment limit]';
-  return `${clean.slice(0, COMMENT_LIMIT - note.length - tail.length - 2)}${note}\n\n${tail}`;
+  const room = Math.max(0, COMMENT_LIMIT - note.length - foot.length - tail.length - 2);
+  return `${clean.slice(0, room)}${note}${foot}\n\n${tail}`.slice(0, COMMENT_LIMIT);
 }
 
 export class TrackingComment {
@@ -109,6 +172,8 @@ export class TrackingComment {
   readonly author?: string;
   /** the session marker every later edit carries */
   marker?: SessionMarker;
+  /** the footer and hidden markers every later edit carries */
+  extras?: CommentExtras;
   /** number of edits written (progress and final) */
   edits = 0;
   lastError?: string;
@@ -116,6 +181,8 @@ export class TrackingComment {
   private readonly now: () => number;
   private lastWriteAt: number;
   private lastBody: string;
+  /** the latest progress text asked for (a marker change is written with it) */
+  private text: string;
   private pending?: string;
   private inFlight?: Promise<void>;
   private timer?: ReturnType<typeof setTimeout>;
@@ -126,9 +193,11 @@ export class TrackingComment {
     id: number,
     url: string,
     body: string,
+    text: string,
     author: string | undefined,
     marker: SessionMarker | undefined,
   ) {
+    this.text = text;
     this.currentId = id;
     this.currentUrl = url;
     this.author = author;
@@ -152,8 +221,9 @@ export class TrackingComment {
     options: TrackingCommentOptions,
     text: string,
     marker?: SessionMarker,
+    extras?: CommentExtras,
   ): Promise<TrackingComment> {
-    const body = commentBody(text, options.redact, marker);
+    const body = commentBody(text, options.redact, marker, extras);
     try {
       const { data } = await options.github.rest.issues.createComment({
         owner: options.owner,
@@ -161,7 +231,9 @@ export class TrackingComment {
         issue_number: options.issueNumber,
         body,
       });
-      return new TrackingComment(options, data.id, data.html_url, body, data.user?.login, marker);
+      const made = new TrackingComment(options, data.id, data.html_url, body, text, data.user?.login, marker);
+      made.extras = extras;
+      return made;
     } catch (err) {
       throw new Error(
         describeGitHubError(err, 'comment', `Creating the tracking comment on #${options.issueNumber}`),
@@ -172,10 +244,61 @@ export class TrackingComment {
     }
   }
 
+  /**
+   * Takes over an earlier comment of patchloop's own (a sticky review summary) instead of posting
+   * one: edits it into `text` with `extras`. A comment deleted since is posted anew; a refused edit
+   * throws as create does.
+   */
+  static async adopt(
+    options: TrackingCommentOptions,
+    existing: { id: number; url: string; author: string },
+    text: string,
+    marker?: SessionMarker,
+    extras?: CommentExtras,
+  ): Promise<TrackingComment> {
+    const body = commentBody(text, options.redact, marker, extras);
+    const comment = new TrackingComment(
+      options,
+      existing.id,
+      existing.url,
+      '',
+      text,
+      existing.author,
+      marker,
+    );
+    comment.extras = extras;
+    if (await comment.write(body, true)) return comment;
+    throw new Error(comment.lastError ?? `Editing the comment ${existing.url} failed`);
+  }
+
+  /**
+   * A tracking comment posted earlier (by the agent job of this run), taken on to be edited into
+   * the summary; the caller has checked it is this run's own.
+   */
+  static resume(
+    options: TrackingCommentOptions,
+    comment: { id: number; url: string; body: string; author?: string },
+    marker?: SessionMarker,
+  ): TrackingComment {
+    return new TrackingComment(options, comment.id, comment.url, comment.body, '', comment.author, marker);
+  }
+
   /** Asks for a progress edit. Returns at once; only the latest text is written, at most once per interval. */
   update(text: string): void {
     if (this.closed) return;
     this.pending = text;
+    this.text = text;
+    this.schedule();
+  }
+
+  /**
+   * A new session marker, written with the next progress edit (at most once per interval, like
+   * any): a later run reads it (joining, CONTRACT §13).
+   */
+  remark(marker: SessionMarker): void {
+    if (this.closed) return;
+    this.marker = marker;
+    this.pending ??= this.text;
     this.schedule();
   }
 
@@ -186,7 +309,7 @@ export class TrackingComment {
     this.timer = undefined;
     this.pending = undefined;
     await this.inFlight;
-    return this.write(commentBody(text, this.options.redact, this.marker), true);
+    return this.write(commentBody(text, this.options.redact, this.marker, this.extras), true);
   }
 
   private schedule(): void {
@@ -204,7 +327,7 @@ export class TrackingComment {
 
   private flush(): void {
     if (this.closed || this.pending === undefined) return;
-    const body = commentBody(this.pending, this.options.redact, this.marker);
+    const body = commentBody(this.pending, this.options.redact, this.marker, this.extras);
     this.pending = undefined;
     if (body === this.lastBody) return;
     this.inFlight = this.write(body, false).then(() => {

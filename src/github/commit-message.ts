@@ -24,30 +24,38 @@ export interface CommitMessageInput {
   runUrl: string;
   /** the first line of the agent's own summary, when it gave one */
   agentSummary?: string;
+  /**
+   * Why the work is not finished (`tests still failing`, `turns budget used up`): then the
+   * subject, which becomes the PR's title, claims no fix. "Fix #N" in a commit that reaches the
+   * default branch closes issue N, so an unfinished run's commit never says it.
+   */
+  unfinished?: string;
 }
 
-export function commitMessage({ task, runUrl, agentSummary }: CommitMessageInput): string {
+export function commitMessage({ task, runUrl, agentSummary, unfinished }: CommitMessageInput): string {
   const ref = task.number !== undefined ? `#${task.number}` : undefined;
+  const why = unfinished ? ` (${oneLine(unfinished, 60)})` : '';
   let subject: string;
   switch (task.kind) {
     case 'issue':
-      subject = `Fix ${ref}: ${oneLine(task.title ?? '', 60)}`;
+      subject = `${why ? `Attempt at ${ref}${why}` : `Fix ${ref}`}: ${oneLine(task.title ?? '', 60)}`;
       break;
     case 'pr':
     case 'review-comment':
     case 'review':
-      subject = `Address request on ${ref}: ${oneLine(task.request.replace(/^\s*\S*patchloop\S*\s*/i, ''), 50)}`;
+      subject = `${why ? `Attempt at request on ${ref}${why}` : `Address request on ${ref}`}: ${oneLine(task.request.replace(/^\s*\S*patchloop\S*\s*/i, ''), 50)}`;
       break;
     case 'workflow-run':
       // "(run N)", not "(#N)": GitHub would link #N to issue N.
-      subject = `Fix failed run of ${oneLine(task.workflowRun?.name ?? 'workflow', 40)} (run ${task.workflowRun?.id})`;
+      subject = `${why ? 'Attempt to fix' : 'Fix'} failed run of ${oneLine(task.workflowRun?.name ?? 'workflow', 40)} (run ${task.workflowRun?.id})${why}`;
       break;
     case 'prompt':
-      subject = `patchloop: ${oneLine(task.request, 60)}`;
+      subject = `patchloop${why}: ${oneLine(task.request, 60)}`;
       break;
   }
   const lines = [subject.replace(/:\s*$/, ''), ''];
   if (agentSummary) lines.push(oneLine(agentSummary, 300), '');
+  if (why) lines.push(`Unfinished: ${oneLine(unfinished!, 200)}.`, '');
   const where = ref
     ? `${task.isPullRequest ? 'pull request' : 'issue'} ${ref}`
     : `the ${task.event} workflow`;

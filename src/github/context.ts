@@ -6,7 +6,7 @@ import type { GitHubClient } from './octokit.js';
 import { describeGitHubError } from './octokit.js';
 import { headAtTrigger } from './head-at-trigger.js';
 import { gatherImages } from './context-images.js';
-import { gatherReviewContext, type ReviewContext } from './review-context.js';
+import { gatherReviewContext, type ReviewContext, type SinceLastReview } from './review-context.js';
 import { imageRefs, type ImageFetchOptions, type ImageOutcome } from './images.js';
 import type { PullRequestRefs, Task } from './task.js';
 import { isOwnText } from './trigger.js';
@@ -77,6 +77,8 @@ export interface ContextOptions {
    * `html` when images are fetched): the run's own marker search reads the same listing.
    */
   comments?: Promise<readonly IssueComment[]>;
+  /** an automatic review: review only what changed since patchloop's last review (review-scope.ts) */
+  reviewSince?: SinceLastReview;
 }
 
 // REST answers `body_html` (GitHub's rendering, with signed attachment URLs) beside `body` when
@@ -178,13 +180,12 @@ export async function gatherContext(
       });
     }
     // The API's head is the head now. On a fork that is the author's to move, so it is taken
-    // only when the timeline shows no change of the head since the request.
+    // only when GitHub's record of the fork's pushes shows it was the head at the request.
     if (ctx.pr.fork) {
       const head = await headAtTrigger(github, {
-        owner,
-        repo,
+        headRepo: ctx.pr.headRepo,
+        headRef: ctx.pr.headRef,
         number: task.number,
-        triggerId: 'id' in task.trigger ? task.trigger.id : undefined,
         triggerAt: task.trigger.createdAt,
         currentHead: ctx.pr.headSha,
       });
@@ -258,7 +259,12 @@ export async function gatherContext(
   // A review cannot be made without its diff: a failure here stops the run before the model.
   const review =
     task.mode === 'review' && task.number !== undefined
-      ? gatherReviewContext(github, { owner, repo, number: task.number }, options.botLogins)
+      ? gatherReviewContext(
+          github,
+          { owner, repo, number: task.number },
+          options.botLogins,
+          options.reviewSince,
+        )
       : undefined;
   review?.catch(() => undefined);
   if (task.workflowRun) {

@@ -12,13 +12,14 @@ import {
   type TreeEntry,
 } from '../git/bundle.js';
 import { protectedMatcher } from '../git/stage.js';
+import { PLAN_SCHEMA_VERSION, planErrors, type DeliveryPlan } from '../delivery/plan.js';
 import { jobKey, type ArtifactEnvironment } from './artifact.js';
 import { apiMessageOf, describeGitHubError, statusOf, type GitHubClient } from './octokit.js';
 
 export const DELIVERY_ARTIFACT_PREFIX = 'patchloop-delivery';
 export const MANIFEST_FILE = 'manifest.json';
 export const BUNDLE_FILE = 'commits.bundle';
-export const MANIFEST_SCHEMA = 1;
+export const MANIFEST_SCHEMA = PLAN_SCHEMA_VERSION;
 
 /** `patchloop-delivery[-<issue>]-<run id>-<attempt>-<job>[-<job run>]`, unique per job like the transcript's. */
 export function deliveryArtifactName(env: ArtifactEnvironment, taskNumber?: number): string {
@@ -31,49 +32,8 @@ export function deliveryArtifactName(env: ArtifactEnvironment, taskNumber?: numb
   ].join('-');
 }
 
-export interface DeliveryManifest {
-  schema: typeof MANIFEST_SCHEMA;
-  repository: string;
-  runId: string;
-  runAttempt: string;
-  workflowRef: string;
-  /** the commit the work started from; the bundle's one prerequisite */
-  baseCommit: string;
-  /** the commit to push; undefined when the run made none (nothing to push, only the summary) */
-  headCommit?: string;
-  /** the branch the commits go to */
-  branch: string;
-  /** true: the branch is the PR's own head branch (`pr-head`) */
-  prHead: boolean;
-  /** the branch a PR would merge into, and whether one is opened */
-  prBase: string;
-  openPr: boolean;
-  draft: boolean;
-  pullNumber?: number;
-  prTitle: string;
-  prBody: string;
-  /** the tracking comment the agent stage posted, to be edited into the summary */
-  commentId?: number;
-  /** the summary comment as the agent stage rendered it (before any push) */
-  commentText: string;
-  /** what renders the summary once the deliver stage knows the push and the PR (RunSummaryInput) */
-  summary: Record<string, unknown>;
-  /** the conclusion and figures the outputs carry */
-  outputs: {
-    conclusion: string;
-    model: string;
-    turns: number;
-    usage: Record<string, number>;
-    transcriptPath?: string;
-    artifactUrl?: string;
-  };
-  /** the follow-up marker's session fields: the agent stage's session and transcript artifact */
-  marker: { sessionId: string; artifactName?: string; artifactId?: number };
-  /** the transcript's name in the artifact */
-  transcript?: string;
-  /** sha256 of the bundle file */
-  bundleSha256?: string;
-}
+/** The manifest is the run's delivery plan (src/delivery/plan.ts). */
+export type DeliveryManifest = DeliveryPlan;
 
 /** A check of the deliver stage that did not pass: `check` names it, `message` says what was found. */
 export class DeliveryCheckError extends Error {
@@ -87,49 +47,21 @@ export class DeliveryCheckError extends Error {
 
 const SHA = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
-/** Reads the manifest strictly: every field of the right type, or a DeliveryCheckError("manifest"). */
+/**
+ * Reads the manifest through the plan's JSON Schema: every field typed and bounded (the
+ * conclusion one of the contract's words, numbers numbers, texts and URLs bounded), whether or not
+ * it carries commits; otherwise a DeliveryCheckError("manifest") naming the first field found wrong.
+ */
 export function parseManifest(text: string): DeliveryManifest {
-  let m: Record<string, unknown>;
+  let m: unknown;
   try {
-    m = JSON.parse(text) as Record<string, unknown>;
+    m = JSON.parse(text);
   } catch (err) {
     throw new DeliveryCheckError('manifest', `not JSON (${(err as Error).message})`);
   }
-  const bad = (field: string) => new DeliveryCheckError('manifest', `field ${field} is missing or wrong`);
-  if (!m || typeof m !== 'object' || Array.isArray(m)) throw bad('(root)');
-  if (m.schema !== MANIFEST_SCHEMA) throw bad('schema');
-  for (const f of [
-    'repository',
-    'runId',
-    'runAttempt',
-    'workflowRef',
-    'branch',
-    'prBase',
-    'prTitle',
-    'prBody',
-    'commentText',
-  ])
-    if (typeof m[f] !== 'string') throw bad(f);
-  if (typeof m.baseCommit !== 'string' || !SHA.test(m.baseCommit)) throw bad('baseCommit');
-  if (m.headCommit !== undefined && (typeof m.headCommit !== 'string' || !SHA.test(m.headCommit)))
-    throw bad('headCommit');
-  for (const f of ['prHead', 'openPr', 'draft']) if (typeof m[f] !== 'boolean') throw bad(f);
-  for (const f of ['pullNumber', 'commentId'])
-    if (m[f] !== undefined && !(Number.isSafeInteger(m[f]) && (m[f] as number) > 0)) throw bad(f);
-  if (!m.summary || typeof m.summary !== 'object' || Array.isArray(m.summary)) throw bad('summary');
-  const o = m.outputs as Record<string, unknown> | undefined;
-  if (!o || typeof o.conclusion !== 'string' || typeof o.model !== 'string' || typeof o.turns !== 'number')
-    throw bad('outputs');
-  const k = m.marker as Record<string, unknown> | undefined;
-  if (!k || typeof k.sessionId !== 'string' || !/^[0-9]+-[0-9]+(?:-[0-9]+)?$/.test(k.sessionId))
-    throw bad('marker');
-  if (
-    k.artifactName !== undefined &&
-    (typeof k.artifactName !== 'string' || !/^patchloop-transcript[-\w.]*$/.test(k.artifactName))
-  )
-    throw bad('marker.artifactName');
-  if (k.artifactId !== undefined && !Number.isSafeInteger(k.artifactId)) throw bad('marker.artifactId');
-  return m as unknown as DeliveryManifest;
+  const wrong = planErrors(m);
+  if (wrong !== undefined) throw new DeliveryCheckError('manifest', wrong);
+  return m as DeliveryManifest;
 }
 
 /** The artifact must come from this workflow run of this repository. */

@@ -318,6 +318,11 @@ export interface DeliverOptions {
   baselineUntracked: readonly string[];
   /** false: commit locally and stop (dry-run) */
   push: boolean;
+  /**
+   * With `push` false: the push follows in this process (pushAndPropose, which moves the checkout
+   * onto the commit then), so the checkout is not moved twice.
+   */
+  pushFollows?: boolean;
   github?: GitHubClient;
   owner: string;
   repo: string;
@@ -390,7 +395,7 @@ export async function deliverWork(o: DeliverOptions): Promise<Delivery> {
   }
   if (o.onCommitted) await o.onCommitted(out).catch(() => undefined);
   if (!o.push || pushBounds.signal?.aborted) {
-    out.notices.push(...(await writeBack(o.checkout)));
+    if (!o.pushFollows) out.notices.push(...(await writeBack(o.checkout)));
     return out;
   }
   return pushAndPropose(o, out, pushBounds);

@@ -63,7 +63,7 @@ export function taskFromEvent(eventName: string, payload: unknown, options: Even
   // task about that issue (a triage workflow on `issues: opened`).
   if (!decision.run && prompt && eventName === 'issues') decision = issuePromptTask(input) ?? decision;
   if (!decision.run) return decision;
-  const task = asReview(decision.task, options);
+  const task = withIntent(asReview(decision.task, options), options);
   // `mode: review` changes nothing; without a pull request there is nothing to review.
   if (options.mode === 'review' && task.mode !== 'review')
     return {
@@ -88,12 +88,50 @@ function asReview(task: Task, options: EventOptions): Task {
 
 /** The words after `<phrase> review`, '' for a bare `<phrase> review`; undefined when the request is not a review. */
 export function reviewFocusOf(body: string, phrase: string): string | undefined {
+  return wordsAfter(body, phrase, 'review');
+}
+
+/**
+ * The word a request begins with when it names a kind of run of its own (`review`, `plan`,
+ * `approve`); undefined for an ordinary request.
+ */
+export function requestWord(body: string, phrase: string): 'review' | 'plan' | 'approve' | undefined {
+  for (const word of ['review', 'plan', 'approve'] as const)
+    if (wordsAfter(body, phrase, word) !== undefined) return word;
+  return undefined;
+}
+
+/** The words after `<phrase> <word>` ('' when none); undefined when the request does not begin with `word`. */
+function wordsAfter(body: string, phrase: string, word: 'review' | 'plan' | 'approve'): string | undefined {
   const needle = phrase.trim().toLowerCase();
   if (!needle) return undefined;
-  const at = sanitizeUntrusted(body).toLowerCase().indexOf(needle);
+  const clean = sanitizeUntrusted(body);
+  const at = clean.toLowerCase().indexOf(needle);
   if (at === -1) return undefined;
-  const after = sanitizeUntrusted(body).slice(at + needle.length);
-  const m = /^[\s,:]*review\b[\s,:.-]*/i.exec(after);
+  const after = clean.slice(at + needle.length);
+  const m = new RegExp(`^[\\s,:]*${word}\\b[\\s,:.-]*`, 'i').exec(after);
   if (!m) return undefined;
   return after.slice(m[0].length).trim();
+}
+
+/**
+ * Plan and approve (CONTRACT §13): a request that begins with "plan" is a plan, one that begins
+ * with "approve" approves the plan of the session it continues; under `require-approval` every
+ * other write run is a plan. A review writes nothing, so it is never one.
+ */
+function withIntent(task: Task, options: EventOptions): Task {
+  if (task.mode === 'review') return task;
+  const t = task.trigger;
+  const said =
+    t.kind === 'issue-comment' ||
+    t.kind === 'review-comment' ||
+    t.kind === 'review' ||
+    t.kind === 'issue-body'
+      ? t.body
+      : undefined;
+  if (said !== undefined && wordsAfter(said, options.triggerPhrase, 'approve') !== undefined)
+    return { ...task, intent: 'approve' };
+  if (said !== undefined && wordsAfter(said, options.triggerPhrase, 'plan') !== undefined)
+    return { ...task, intent: 'plan' };
+  return options.requireApproval ? { ...task, intent: 'plan' } : task;
 }

@@ -45,7 +45,14 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
         warn: (m: string) => log?.warning(m),
         error: (m: string) => log?.warning(m),
       },
-      retry: { retries: options.retries ?? 3, retryAfterBaseValue: base },
+      // The retry plugin retries 5xx answers and lost connections only. Rate limits (403 and
+      // 429) are rateLimitManners' alone: the plugin would retry a 429 on its own schedule,
+      // ignoring retry-after, inside each of those retries.
+      retry: {
+        retries: options.retries ?? 3,
+        retryAfterBaseValue: base,
+        doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451],
+      },
     },
     retry,
     // each request's method, path, status and time on the debug log, as @octokit/rest did
@@ -158,20 +165,28 @@ function rateLimitManners(octokit: GitHubClient, o: { base: number; retries: num
   });
 }
 
-/** The rate limit a failed request ran into, and how long to wait (seconds), or undefined. */
+/**
+ * The rate limit a failed request ran into, and how long to wait (seconds), or undefined. GitHub's
+ * rules: a `retry-after` header is the wait; else `x-ratelimit-remaining: 0` means waiting until
+ * `x-ratelimit-reset`; else a secondary limit (a 429, or a 403 that names it) waits a minute.
+ */
 function rateLimitOf(err: unknown): { kind: 'primary' | 'secondary'; waitS: number } | undefined {
   const e = err as HttpErrorLike | null;
   const status = e?.status;
   if (status !== 403 && status !== 429) return undefined;
   const headers = e?.response?.headers ?? {};
-  if (/\bsecondary rate\b/i.test(apiMessageOf(err)) || (status === 429 && headers['retry-after'])) {
-    return { kind: 'secondary', waitS: Number(headers['retry-after']) || 60 };
-  }
+  const secondary = status === 429 || /\bsecondary rate\b/i.test(apiMessageOf(err));
+  const after = Number(headers['retry-after']);
+  if (headers['retry-after'] !== undefined && Number.isFinite(after) && after >= 0)
+    return { kind: secondary ? 'secondary' : 'primary', waitS: Math.ceil(after) };
   if (headers['x-ratelimit-remaining'] === '0') {
     const reset = Number(headers['x-ratelimit-reset']) * 1000;
-    return { kind: 'primary', waitS: Math.max(Math.ceil((reset - Date.now()) / 1000) + 1, 0) };
+    return {
+      kind: secondary ? 'secondary' : 'primary',
+      waitS: Number.isFinite(reset) ? Math.max(Math.ceil((reset - Date.now()) / 1000) + 1, 0) : 60,
+    };
   }
-  return undefined;
+  return secondary ? { kind: 'secondary', waitS: 60 } : undefined;
 }
 
 /** The `permissions:` entry a workflow needs for each kind of call patchloop makes. */

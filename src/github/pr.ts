@@ -3,6 +3,8 @@
 import type { GitHubClient } from './octokit.js';
 import { apiMessageOf, describeGitHubError, statusOf } from './octokit.js';
 import { COMMENT_LIMIT } from './comment.js';
+import { commitMessage } from './commit-message.js';
+import type { Task } from './task.js';
 
 export interface PullRequestInput {
   owner: string;
@@ -27,6 +29,40 @@ export type PullRequestOutcome =
   /** Actions may not create PRs here (an organisation or repository setting), or the token lacks the scope */
   | { kind: 'forbidden'; compareUrl: string; message: string }
   | { kind: 'failed'; compareUrl: string; message: string };
+
+/**
+ * The PR's title and whether it is a draft. `unfinished` says why the run's work is not done
+ * (tests still failing, a budget used up, an error): then the PR is a draft, whatever `draft-pr`
+ * says, and its title claims no fix.
+ */
+export function proposalFields(o: {
+  task: Task;
+  runUrl: string;
+  /** the `draft-pr` input */
+  draft: boolean;
+  unfinished?: string;
+}): { prTitle: string; draft: boolean } {
+  const subject = commitMessage({
+    task: o.task,
+    runUrl: o.runUrl,
+    ...(o.unfinished ? { unfinished: o.unfinished } : {}),
+  }).split('\n')[0]!;
+  return { prTitle: subject, draft: o.draft || o.unfinished !== undefined };
+}
+
+/**
+ * The PR body's last line about the issue or PR the work belongs to: `Fixes #N` only for finished
+ * work (GitHub closes issue N when the PR merges), `Refs #N` for unfinished work, `Follows up #N`
+ * for a PR's follow-up; undefined when there is neither.
+ */
+export function issueReference(
+  plan: { fixes?: number; pullNumber?: number },
+  unfinished?: string,
+): string | undefined {
+  if (plan.fixes !== undefined) return `${unfinished ? 'Refs' : 'Fixes'} #${plan.fixes}`;
+  if (plan.pullNumber !== undefined) return `Follows up #${plan.pullNumber}`;
+  return undefined;
+}
 
 export function compareUrl(
   serverUrl: string,

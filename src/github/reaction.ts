@@ -15,7 +15,11 @@ export async function acknowledge(
   github: GitHubClient,
   task: Task,
   content: ReactionContent = 'eyes',
-): Promise<{ ok: boolean; message: string }> {
+): Promise<{
+  ok: boolean;
+  message: string;
+  /** nothing to react on, as is normal for this trigger: no warning */ none?: true;
+}> {
   const { owner, repo, trigger } = task;
   try {
     switch (trigger.kind) {
@@ -47,7 +51,12 @@ export async function acknowledge(
         return { ok: true, message: `reacted on issue #${task.number}` };
       case 'review':
         // GitHub has no reactions on reviews; the tracking comment is the acknowledgement.
-        return { ok: false, message: 'reviews take no reactions' };
+        return { ok: false, message: 'reviews take no reactions', none: true };
+      case 'pull-request':
+      case 'workflow-run':
+      case 'prompt':
+        // An automatic review, a failed run, a prompt: no comment was written to react on.
+        return { ok: false, message: `a ${trigger.kind} trigger has no comment to react on`, none: true };
       default:
         return { ok: false, message: 'nothing to react on' };
     }

@@ -2,6 +2,9 @@
 // changed files with their patches, and the earlier review threads (whose are patchloop's own is
 // known by the hidden marker in their bodies and the author). Rendering is review-render.ts.
 import { diffFileOf, type DiffFile, type PullFileWire } from './review-diff.js';
+import type { LastReviewed } from './review-history.js';
+import { planDiffs, type DiffPlan } from './review-pages.js';
+import { scopeSince, type ReviewScope } from './review-scope.js';
 import { describeGitHubError, type GitHubClient } from './octokit.js';
 import { TRACKING_MARKER } from './trigger.js';
 
@@ -30,8 +33,30 @@ export interface ReviewThread {
 }
 
 export interface ReviewContext {
+  /** the pull request's files and diffs: where a comment may sit */
   files: DiffFile[];
   threads: ReviewThread[];
+  /** what is reviewed: the whole PR, or the commits since patchloop's last review */
+  scope: ReviewScope;
+  /** the diffs of the scope shown in the first message, and those left to read_diff */
+  plan: DiffPlan;
+  /** GitHub lists at most 3,000 files of a pull request: true when the list may be cut */
+  listCut?: boolean;
+}
+
+/** GitHub's `GET /pulls/{n}/files` lists at most this many. */
+export const PULL_FILES_MAX = 3000;
+
+/** The diffs a review reads: the scope's. */
+export function scopeFiles(review: Pick<ReviewContext, 'files' | 'scope'>): DiffFile[] {
+  return review.scope.kind === 'since' ? review.scope.files : review.files;
+}
+
+/** Reviews only what changed since the head patchloop reviewed last, when there is one. */
+export interface SinceLastReview {
+  /** the head under review */
+  head: string;
+  last: Promise<LastReviewed | undefined>;
 }
 
 interface RawReviewComment {
@@ -63,6 +88,7 @@ export async function gatherReviewContext(
   github: GitHubClient,
   where: { owner: string; repo: string; number: number },
   botLogins: readonly string[],
+  since?: SinceLastReview,
 ): Promise<ReviewContext> {
   const { owner, repo, number } = where;
   const [files, comments] = await Promise.all([
@@ -85,9 +111,23 @@ export async function gatherReviewContext(
         );
       }),
   ]);
+  const prFiles = (files as PullFileWire[]).map(diffFileOf);
+  let scope: ReviewScope = { kind: 'whole' };
+  if (since) {
+    // The earlier review could not be looked up: the whole PR is reviewed, and the summary says why.
+    const last = await since.last.catch(
+      (err: unknown) => new Error(err instanceof Error ? err.message : String(err)),
+    );
+    if (last instanceof Error)
+      scope = { kind: 'whole', why: `patchloop's earlier review could not be looked up (${last.message})` };
+    else if (last) scope = await scopeSince(github, where, last.head, since.head, prFiles);
+  }
   return {
-    files: (files as PullFileWire[]).map(diffFileOf),
+    files: prFiles,
     threads: threadsOf(comments as RawReviewComment[], botLogins),
+    scope,
+    plan: planDiffs(scope.kind === 'since' ? scope.files : prFiles),
+    ...(prFiles.length >= PULL_FILES_MAX ? { listCut: true } : {}),
   };
 }
 

@@ -22,6 +22,33 @@ export function stripInvisible(text: string): string {
   return text.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(INVISIBLE, '');
 }
 
+// What a reader of code cannot see, for text patchloop writes where a click applies it (review
+// suggestions): the invisible characters above, line and paragraph separators, a carriage
+// return not before a line feed, and spaces that look like a plain one. Two uses are kept,
+// as they draw a visible emoji: a variation selector right after an emoji, a zero-width joiner
+// between two.
+const HIDDEN = new RegExp(
+  // lone variation selectors and joiners are what the class is for
+  // eslint-disable-next-line no-misleading-character-class
+  String.raw`(?<!\p{Emoji})[\uFE0E\uFE0F]|(?<!\p{Extended_Pictographic}\uFE0F?)\u200D|\u200D(?!\p{Extended_Pictographic})|` +
+    String.raw`(?![\uFE0E\uFE0F\u200D])(?:${INVISIBLE.source})|[\u2028\u2029\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]|\r(?!\n)`,
+  'gu',
+);
+
+/** The code points in `text` a reader cannot see (as `U+202E`), each once, in order of first use. */
+export function hiddenCharacters(text: string): string[] {
+  return [...new Set([...text.matchAll(HIDDEN)].map((m) => codePointName(m[0])))];
+}
+
+/** `text` with each character a reader cannot see written out as `<U+202E>`; nothing else changes. */
+export function showHidden(text: string): string {
+  return text.replace(HIDDEN, (c) => `<${codePointName(c)}>`);
+}
+
+function codePointName(c: string): string {
+  return `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
 // Named references GitHub decodes (CommonMark knows all of HTML5's). The ones that matter are
 // those that decode to an invisible character or to markup; the rest are common punctuation.
 // A name not listed stays as written, which shows the model at least what the reader saw.

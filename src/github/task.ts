@@ -89,6 +89,13 @@ export interface Task {
    * request that begins with the word "review". Absent: fix.
    */
   mode?: 'review';
+  /**
+   * Plan and approve (CONTRACT §13). `plan`: read-only tools, the run ends with a plan (conclusion
+   * `planned`) — from a request that begins with the word "plan", or any write run under
+   * `require-approval`. `approve`: a request that begins with "approve", which continues the
+   * planned session with the write tools. Absent: an ordinary run.
+   */
+  intent?: 'plan' | 'approve';
   /** what a review request asks to look at (the words after "review"), when it says */
   reviewFocus?: string;
   review?: ReviewLocation;

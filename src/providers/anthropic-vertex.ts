@@ -17,7 +17,10 @@ import type { Provider } from './types.js';
 export interface AnthropicVertexConfig {
   model: string;
   google: GoogleCredentials;
-  /** Instead of https://{region}-aiplatform.googleapis.com/v1. */
+  /**
+   * Instead of Vertex AI's endpoint: the service root (https://HOST), as for google-vertex; a
+   * trailing /v1 is accepted too.
+   */
   baseUrl?: string;
   retry?: Partial<RetryPolicy>;
   hints?: FailureHints;
@@ -32,7 +35,7 @@ export function createAnthropicVertexProvider(config: AnthropicVertexConfig): Pr
     region: google.location,
     projectId: google.project,
     // The base URL always given: the SDK would otherwise read ANTHROPIC_VERTEX_BASE_URL itself.
-    baseURL: config.baseUrl ?? vertexBaseUrl(google.location),
+    baseURL: config.baseUrl ? withVersion(config.baseUrl) : vertexBaseUrl(google.location),
     googleAuth: googleAuthFor(google),
     maxRetries: 0,
     fetch: meter.fetch,
@@ -54,4 +57,10 @@ export function vertexBaseUrl(location: string): string {
   if (location === 'global') return 'https://aiplatform.googleapis.com/v1';
   if (location === 'us' || location === 'eu') return `https://aiplatform.${location}.rep.googleapis.com/v1`;
   return `https://${location}-aiplatform.googleapis.com/v1`;
+}
+
+/** The service root with the API version this SDK puts its paths under (it adds none itself). */
+function withVersion(baseUrl: string): string {
+  const root = baseUrl.replace(/\/+$/, '');
+  return /\/v1$/.test(root) ? root : `${root}/v1`;
 }

@@ -16,7 +16,10 @@ import type { Provider } from './types.js';
 export interface GoogleVertexConfig {
   model: string;
   google: GoogleCredentials;
-  /** Instead of https://{location}-aiplatform.googleapis.com (the host root). */
+  /**
+   * Instead of Vertex AI's endpoint: the service root (https://HOST), as for anthropic-vertex; a
+   * trailing /v1 is accepted too (the SDK adds its own API version to the root).
+   */
   baseUrl?: string;
   retry?: Partial<RetryPolicy>;
   hints?: FailureHints;
@@ -34,7 +37,10 @@ export function createGoogleVertexProvider(config: GoogleVertexConfig): Provider
       projectId: google.project,
       scopes: CLOUD_PLATFORM_SCOPE,
     },
-    httpOptions: { ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}), fetch: meter.fetch },
+    httpOptions: {
+      ...(config.baseUrl ? { baseUrl: config.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '') } : {}),
+      fetch: meter.fetch,
+    },
   });
   return createGeminiProvider({
     name: 'google-vertex',

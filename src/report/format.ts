@@ -3,6 +3,7 @@
 // below the agent and the tools, which use them too.
 
 import { formatCount } from '../protocol/format.js';
+import { isRunnerCounter, nodeTestFailures } from './test-failures.js';
 
 export { formatCount, formatDuration } from '../protocol/format.js';
 
@@ -81,16 +82,27 @@ const COMMAND_STATUS =
 
 const FAILURE_MARK = /\b(not ok|FAIL(ED)?|fail(ed|ing|ure)?:?\s|[A-Za-z]*Error\b|assert)|[✗×✖]/;
 
-/** The lines of a tool result that say why it failed: a command's status and the tail of its output, or the message itself. */
-export function errorLines(text: string, tailLines = 5): string[] {
-  const lines = text
+/** A result's lines without blank ones, the command's echo (`$ npm test`) and the cut notice. */
+function telling(text: string): string[] {
+  return text
     .split('\n')
     .map((l) => l.trimEnd())
-    // The command's echo (`$ npm test`) and the cut notice say nothing about the failure.
     .filter((l) => l.trim() !== '' && !l.startsWith('$ ') && !l.startsWith('[Output cut:'));
+}
+
+/** The lines of a tool result that say why it failed: a command's status and the tail of its output, or the message itself. */
+export function errorLines(text: string, tailLines = 5): string[] {
+  const lines = telling(text);
   if (lines.length === 0) return [];
   if (COMMAND_STATUS.test(lines[0]!)) {
-    const rest = lines.slice(1);
+    // Node's test runner: each failed test with its error, not the counters it ends with.
+    const failures = nodeTestFailures(lines);
+    if (failures.length > 0) {
+      const shown = [lines[0]!, ...failures.slice(0, 3).flatMap((f) => [f.test, `  ${f.error}`])];
+      if (failures.length > 3) shown.push(`… ${plural(failures.length - 3, 'more failed test')}`);
+      return shown;
+    }
+    const rest = lines.slice(1).filter((l) => !isRunnerCounter(l));
     const tail = rest.slice(-tailLines);
     const before = rest.slice(0, rest.length - tail.length);
     // Test runners name the failure above their closing summary: keep the first lines that say so.
@@ -109,9 +121,16 @@ export function errorLines(text: string, tailLines = 5): string[] {
 
 /**
  * A failed result as one line that gives the reason: "Invalid arguments for read_file: - path: …",
- * or for a command its exit status and the end of its output (where test runners put the failure).
+ * for a run of Node's test runner the failed tests with their errors, or for another command its
+ * exit status and the end of its output (where test runners put the failure).
  */
 export function errorGist(text: string, max = 200): string {
+  const all = telling(text);
+  if (all.length > 0 && COMMAND_STATUS.test(all[0]!)) {
+    const failures = nodeTestFailures(all);
+    if (failures.length > 0)
+      return cut(oneLine(`${all[0]!} ${failures.map((f) => `${f.test}: ${f.error}`).join(' · ')}`), max);
+  }
   const lines = errorLines(text, 8);
   if (lines.length === 0) return '(no output)';
   if (COMMAND_STATUS.test(lines[0]!)) {

@@ -23,6 +23,9 @@ a{color:#0969da}
 .facts dt{color:var(--dim)}.facts dd{margin:0}
 .box{border:1px solid var(--line);border-radius:6px;padding:6px 12px;margin:8px 0}
 .box.errors{border-color:var(--bad);background:var(--errbg)}.box.warnings{border-color:var(--warn)}
+.box.final{border-color:var(--ok);border-left-width:4px}.box.final .md>:first-child{margin-top:4px}
+.earlier-session{border:1px dashed var(--line);border-radius:6px;padding:4px 10px;margin:8px 0}
+.earlier-session>summary{cursor:pointer}
 .box ul{margin:4px 0;padding-left:20px}
 .chart{width:100%;height:auto;max-height:200px;display:block;cursor:pointer}
 .chart .axis{stroke:var(--line)}.c-ctx{fill:var(--ctx)}.c-out{fill:var(--out)}.c-hover{fill:var(--fg);opacity:.12}
@@ -125,6 +128,9 @@ export const PAGE_SCRIPT = `(() => {
       ev.hidden = filtering && !(kindOk && (needle === '' || textOf(ev).includes(needle)));
     }
     for (const u of $$('.user')) u.hidden = filtering && !(needle !== '' && !onlyErrors && name === '' && textOf(u).includes(needle));
+    // a follow-up's earlier session opens when something in it is shown by a filter
+    const earlier = $('.earlier-session');
+    if (earlier && filtering) earlier.open = $$('details.turn, .event, .user', earlier).some((el) => !el.hidden);
     const noun = turns.length === 1 ? ' turn' : ' turns';
     count.textContent = filtering ? shown + ' of ' + turns.length + noun : turns.length + noun;
     highlight(needle);
@@ -189,16 +195,26 @@ export const PAGE_SCRIPT = `(() => {
   tool.addEventListener('change', apply);
   let typing;
   find.addEventListener('input', () => { clearTimeout(typing); typing = setTimeout(apply, 150); });
-  $('#expand').addEventListener('click', () => { for (const t of turns) if (!t.hidden) t.open = true; });
+  $('#expand').addEventListener('click', () => {
+    for (const t of turns) if (!t.hidden) t.open = true;
+    for (const e of $$('.earlier-session')) e.open = true;
+  });
   $('#collapse').addEventListener('click', () => { for (const t of turns) t.open = false; });
   function openTarget() {
     const el = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
-    if (el && el.tagName === 'DETAILS') { el.hidden = false; el.open = true; el.scrollIntoView({ block: 'start' }); }
+    if (el && el.tagName === 'DETAILS') {
+      el.hidden = false;
+      el.open = true;
+      for (let p = el.parentElement; p; p = p.parentElement) if (p.tagName === 'DETAILS') p.open = true;
+      el.scrollIntoView({ block: 'start' });
+    }
   }
   window.addEventListener('hashchange', openTarget);
   const svg = $('svg.chart');
-  if (svg && turns.length) {
-    const n = turns.length;
+  // the chart has this session's turns: a follow-up's earlier ones are not in it
+  const charted = turns.filter((t) => !t.classList.contains('earlier'));
+  if (svg && charted.length) {
+    const n = charted.length;
     const hover = $('.c-hover', svg);
     const tip = $('#chart-tip');
     const width = svg.viewBox.baseVal.width;
@@ -210,11 +226,11 @@ export const PAGE_SCRIPT = `(() => {
       const i = at(ev);
       hover.setAttribute('x', String((i * width) / n));
       hover.setAttribute('visibility', 'visible');
-      tip.textContent = 'Turn ' + (i + 1) + ': context ' + turns[i].dataset.ctx + ' tokens, output ' + turns[i].dataset.out + ' tokens';
+      tip.textContent = 'Turn ' + (i + 1) + ': context ' + charted[i].dataset.ctx + ' tokens, output ' + charted[i].dataset.out + ' tokens';
     });
     svg.addEventListener('mouseleave', () => { hover.setAttribute('visibility', 'hidden'); tip.textContent = ''; });
     svg.addEventListener('click', (ev) => {
-      const t = turns[at(ev)];
+      const t = charted[at(ev)];
       t.hidden = false;
       t.open = true;
       t.scrollIntoView({ block: 'start' });

@@ -7,6 +7,7 @@ import { escapeHtml as esc } from './escape.js';
 import { errorLines, formatCost, formatDuration, formatTokens, oneLine, plural, safeJson } from './format.js';
 import { PAGE_CSS, PAGE_SCRIPT } from './html-assets.js';
 import { renderMarkdown } from './markdown.js';
+import { requestOf } from './inspect.js';
 import { contextTokens, type CallView, type RunView, type TurnView } from './model.js';
 import { describeEvent, runChanges, runLinks, runSetup, tellingArgument } from './run-facts.js';
 
@@ -149,10 +150,12 @@ function turnHtml(turn: TurnView): string {
     body.push(`<details><summary class="lbl">Reasoning</summary>${pre(turn.thinking)}</details>`);
   if (turn.text) body.push(`<div class="md">${renderMarkdown(turn.text)}</div>`);
   for (const call of turn.calls) body.push(callHtml(call));
+  const id = turn.earlier ? `earlier-turn-${turn.index}` : `turn-${turn.index}`;
+  const label = turn.earlier ? `Earlier turn ${turn.index}` : `Turn ${turn.index}`;
   return (
-    `<details class="turn${failed ? ' failed' : ''}" id="turn-${turn.index}" data-tools="${esc(tools.join(' '))}"` +
+    `<details class="turn${failed ? ' failed' : ''}${turn.earlier ? ' earlier' : ''}" id="${id}" data-tools="${esc(tools.join(' '))}"` +
     ` data-ctx="${contextTokens(turn.usage)}" data-out="${turn.usage.outputTokens}">` +
-    `<summary><span class="n">Turn ${turn.index}</span><span class="meta">${meta.join(' · ')}</span>` +
+    `<summary><span class="n">${label}</span><span class="meta">${meta.join(' · ')}</span>` +
     `<span class="chips">${chips}</span>${preview}</summary><div class="tb">${body.join('')}</div></details>`
   );
 }
@@ -168,7 +171,7 @@ function eventHtml(event: EventLine): string {
 const BOUNDARY_CSS =
   '.event.boundary{margin:14px 0;padding:6px 10px;border-left:0;border-top:2px dashed var(--warn);border-bottom:2px dashed var(--warn);color:inherit}';
 
-/** Where the earlier session's messages end in a continued transcript (CONTRACT §7). */
+/** Where the earlier session's messages end in a continued transcript. */
 function boundaryHtml(event: EventLine): string {
   const runUrl =
     typeof event.runUrl === 'string' && /^https?:\/\//.test(event.runUrl) ? event.runUrl : undefined;
@@ -186,6 +189,8 @@ function link(href: string, text: string): string {
 
 const ERRORS_SHOWN = 5;
 const DIFF_MAX = 400_000;
+/** A diff up to this many lines is shown open: reading it is quicker than opening it. */
+const DIFF_OPEN_LINES = 60;
 
 interface ErrorGroup {
   tool?: string;
@@ -212,12 +217,22 @@ function errorItem(g: ErrorGroup): string {
  * their turns only.
  */
 function errorsHtml(view: RunView): string {
-  const errors = view.errors.filter((e) => !e.recovered);
-  const recovered = view.errors.length - errors.length;
-  const recoveredNote = recovered
-    ? `<div class="dim">${plural(recovered, errors.length ? 'other error' : 'error')} the run recovered from ${recovered > 1 ? 'are' : 'is'} marked on ${recovered > 1 ? 'their turns' : 'its turn'}.</div>`
-    : '';
-  if (errors.length === 0) return recovered ? `<div class="box recovered">${recoveredNote}</div>` : '';
+  // The earlier session's errors are history (that run ended before this one began): its turns show them.
+  const own = view.errors.filter((e) => !e.earlier);
+  const earlier = view.errors.length - own.length;
+  const errors = own.filter((e) => !e.recovered);
+  const recovered = own.length - errors.length;
+  const notes: string[] = [];
+  if (recovered)
+    notes.push(
+      `${plural(recovered, errors.length ? 'other error' : 'error')} the run recovered from ${recovered > 1 ? 'are' : 'is'} marked on ${recovered > 1 ? 'their turns' : 'its turn'}.`,
+    );
+  if (earlier)
+    notes.push(
+      `${plural(earlier, 'error')} of the earlier session ${earlier > 1 ? 'are' : 'is'} marked on its turns.`,
+    );
+  const recoveredNote = notes.map((n) => `<div class="dim">${n}</div>`).join('');
+  if (errors.length === 0) return notes.length ? `<div class="box recovered">${recoveredNote}</div>` : '';
   const byTool = new Map<string, number>();
   const groups = new Map<string, ErrorGroup>();
   for (const e of errors) {
@@ -268,8 +283,9 @@ function changesHtml(view: RunView): string {
     cutNote = `<div class="dim">… ${diff.length - DIFF_MAX} more characters of the diff are in the transcript.</div>`;
     diff = diff.slice(0, DIFF_MAX);
   }
+  const open = diff.split('\n').length <= DIFF_OPEN_LINES ? ' open' : '';
   const diffBlock = diff.trim()
-    ? `<details class="whole-diff"><summary>${changes.diff ? 'The whole diff' : 'The edits, file by file'}</summary>${renderDiffHtml(diff)}${cutNote}</details>`
+    ? `<details class="whole-diff"${open}><summary>${changes.diff ? 'The whole diff' : 'The edits, file by file'}</summary>${renderDiffHtml(diff)}${cutNote}</details>`
     : '';
   return `<div class="box changes" id="changes"><b>Changed files (${plural(changes.files.length, 'file')}, +${added} −${removed})</b><ul>${items}</ul>${note}${diffBlock}</div>`;
 }
@@ -311,7 +327,13 @@ function headerHtml(view: RunView): string {
   if (view.trigger) facts.push(['Trigger', esc(view.trigger)]);
   if (view.startedAt !== undefined) facts.push(['Started', esc(new Date(view.startedAt).toISOString())]);
   facts.push(['Duration', formatDuration(view.durationMs)]);
-  facts.push(['Turns', String(view.turns.length)]);
+  const ownTurns = view.turns.filter((x) => !x.earlier).length;
+  facts.push([
+    'Turns',
+    view.earlierTurns !== undefined
+      ? `${ownTurns} (and ${view.earlierTurns} of the earlier session)`
+      : String(ownTurns),
+  ]);
   facts.push(['Tool calls', `${calls} (${plural(errors, 'error')})`]);
   facts.push([
     'Tokens',
@@ -331,22 +353,52 @@ function headerHtml(view: RunView): string {
   if (links.run) facts.push(['Workflow run', link(links.run, links.run)]);
   if (links.comment) facts.push(['Summary comment', link(links.comment, links.comment)]);
   if (links.earlierRun) facts.push(['Continues', link(links.earlierRun, 'the earlier run')]);
-  const task = view.task ? oneLine(view.task) : '';
-  const taskLine = task
-    ? `<p class="task" id="task"><span class="lbl">Task</span> ${esc(task.length > TASK_MAX ? `${task.slice(0, TASK_MAX - 1)}…` : task)}</p>`
-    : '';
   const parts = [
     `<h1>patchloop run <span class="badge ${cls}">${esc(conclusion)}</span></h1>`,
-    taskLine,
-    `<dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`,
+    requestHtml(view),
+    finalHtml(view),
+    changesHtml(view),
+    errorsHtml(view),
   ];
-  parts.push(changesHtml(view), errorsHtml(view));
   if (view.warnings.length) {
     parts.push(
       `<div class="box warnings"><b>About this transcript</b><ul>${view.warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></div>`,
     );
   }
+  parts.push(`<dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`);
   return parts.join('');
+}
+
+const cutTo = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** What was asked, on one line: the request of an action prompt, else the task's text. */
+function asked(task: string): string {
+  const request = requestOf(task);
+  return request ? `${request.from}: ${oneLine(request.text)}` : oneLine(task);
+}
+
+/** The request at the top: a follow-up's own, with the earlier session's task under it. */
+function requestHtml(view: RunView): string {
+  const followUp = view.earlierTurns !== undefined;
+  const lines: string[] = [];
+  if (view.task)
+    lines.push(
+      `<p class="task" id="task"><span class="lbl">${followUp ? 'Follow-up' : 'Task'}</span> ${esc(cutTo(asked(view.task), TASK_MAX))}</p>`,
+    );
+  if (followUp) {
+    const earlier = view.earlierTask ? ` that began with “${esc(cutTo(asked(view.earlierTask), 160))}”` : '';
+    lines.push(
+      `<p class="dim" id="continues">Continues an earlier session of ${plural(view.earlierTurns ?? 0, 'turn')}${earlier} (<a href="#earlier-session">shown below</a>). Turns are numbered within each session, as the live timeline numbered them.</p>`,
+    );
+  }
+  return lines.join('');
+}
+
+/** The model's last words: its answer when the last turn of this session ended without a call. */
+function finalHtml(view: RunView): string {
+  const last = view.turns[view.turns.length - 1];
+  if (!last || last.earlier || last.calls.length > 0 || !last.text) return '';
+  return `<div class="box final" id="final"><b>Final message</b><div class="md">${renderMarkdown(last.text)}</div></div>`;
 }
 
 function controlsHtml(view: RunView): string {
@@ -373,32 +425,40 @@ export function renderHtml(view: RunView, options: HtmlOptions = {}): string {
   const scriptHash = createHash('sha256').update(PAGE_SCRIPT).digest('base64');
   const csp = `default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'; base-uri 'none'; form-action 'none'`;
   const body: string[] = [headerHtml(view)];
-  const anyTokens = view.turns.some((t) => contextTokens(t.usage) + t.usage.outputTokens > 0);
-  if (anyTokens) {
+  // The chart is this session's: a follow-up's earlier turns are history, shown in the timeline.
+  const own = view.turns.filter((t) => !t.earlier);
+  if (own.some((t) => contextTokens(t.usage) + t.usage.outputTokens > 0)) {
     body.push(
-      `<h2>Tokens per turn</h2>${tokensChartSvg(view.turns.map((t) => t.usage))}` +
+      `<h2>Tokens per turn</h2>${tokensChartSvg(own.map((t) => t.usage))}` +
         `<div class="legend"><i class="c-ctx" style="background:var(--ctx)"></i>context read (input + cache)` +
         `<i style="background:var(--out)"></i>output <span id="chart-tip"></span></div>`,
     );
   }
-  const last = view.turns[view.turns.length - 1];
-  if (last && last.calls.length === 0 && last.text) {
-    body.push(`<h2>Final message</h2><div class="md box">${renderMarkdown(last.text)}</div>`);
-  }
   body.push(setupHtml(view));
   body.push('<h2>Timeline</h2>', controlsHtml(view));
+  // A continued transcript's earlier session, up to its boundary, is one closed block.
+  let inEarlier = view.earlierTurns !== undefined;
+  if (inEarlier)
+    body.push(
+      `<details class="earlier-session" id="earlier-session"><summary><b>Earlier session</b> <span class="dim">${plural(view.earlierTurns ?? 0, 'turn')}, before this follow-up</span></summary>`,
+    );
   for (const item of view.timeline) {
+    if (inEarlier && item.kind === 'event' && isSessionBoundary(item.event)) {
+      body.push('</details>');
+      inEarlier = false;
+    }
     if (item.kind === 'turn') body.push(turnHtml(item.turn));
     else if (item.kind === 'event') body.push(eventHtml(item.event));
     else if (item.kind === 'task') {
       body.push(
-        `<details class="user" open><summary class="lbl">Task</summary><div class="md">${renderMarkdown(item.text)}</div></details>`,
+        `<details class="user"${item.earlier ? '' : ' open'}><summary class="lbl">${item.earlier ? 'Earlier task' : view.earlierTurns !== undefined ? 'Follow-up' : 'Task'}</summary><div class="md">${renderMarkdown(item.text)}</div></details>`,
       );
     } else
       body.push(
         `<div class="user"><div class="lbl">User</div><div class="md">${renderMarkdown(item.text)}</div></div>`,
       );
   }
+  if (inEarlier) body.push('</details>');
   const made = options.generatedAt ? ` on ${esc(options.generatedAt.toISOString())}` : '';
   body.push(
     `<footer>Exported by patchloop${options.source ? ` from ${esc(options.source)}` : ''}${made}.</footer>`,

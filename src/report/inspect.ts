@@ -95,7 +95,7 @@ export function renderInspectText(view: RunView, options: InspectTextOptions = {
   line(`models ${t(view.models.join(', ')) || '(none)'}`);
   if (view.task !== undefined) {
     line('');
-    line(p.bold('Task'));
+    line(p.bold(view.earlierTurns !== undefined ? 'Follow-up' : 'Task'));
     // The action's prompt opens with framing; the request itself is what a reader looks for.
     const request = requestOf(view.task);
     if (request) {
@@ -110,6 +110,17 @@ export function renderInspectText(view: RunView, options: InspectTextOptions = {
       if (more > 0) line(p.dim(`  … ${plural(more, 'more line')}`));
     }
   }
+  if (view.earlierTurns !== undefined) {
+    const began = view.earlierTask
+      ? headLines(requestOf(view.earlierTask)?.text ?? view.earlierTask, 1).lines[0]
+      : undefined;
+    line(
+      p.dim(
+        `  continues an earlier session of ${plural(view.earlierTurns, 'turn')}${began ? `: ${fit(began, 50)}` : ''}`,
+      ),
+    );
+    line(p.dim('  (turns are numbered within each session, as the live timeline numbered them)'));
+  }
 
   for (const item of view.timeline) {
     if (item.kind === 'turn') renderTurn(item.turn);
@@ -119,7 +130,11 @@ export function renderInspectText(view: RunView, options: InspectTextOptions = {
           `  ! ${t(typeof item.event.event === 'string' ? item.event.event : safeJson(item.event.event))}`,
         ) + ` ${fit(eventFields(item.event), 6)}`,
       );
-    else if (item.kind === 'user') {
+    else if (item.kind === 'task' && item.earlier) {
+      line('');
+      line(p.bold('Earlier session'));
+      for (const l of headLines(requestOf(item.text)?.text ?? item.text, 2).lines) line(`  ${fit(l, 2)}`);
+    } else if (item.kind === 'user') {
       line('');
       line(p.bold('User'));
       for (const l of headLines(item.text, 3).lines) line(`  ${fit(l, 2)}`);
@@ -128,10 +143,13 @@ export function renderInspectText(view: RunView, options: InspectTextOptions = {
 
   line('');
   line(p.bold('Totals'));
+  const own = view.turns.filter((t) => !t.earlier).length;
+  const earlierNote =
+    view.earlierTurns !== undefined ? ` (and ${view.earlierTurns} of the earlier session)` : '';
   const calls = Object.values(view.tools).reduce((n, t) => n + t.calls, 0);
   const errors = Object.values(view.tools).reduce((n, t) => n + t.errors, 0);
   line(
-    `  ${plural(view.turns.length, 'turn')} · ${plural(calls, 'tool call')} (${plural(errors, 'error')}) · duration ${formatDuration(view.durationMs)}`,
+    `  ${plural(own, 'turn')}${earlierNote} · ${plural(calls, 'tool call')} (${plural(errors, 'error')}) · duration ${formatDuration(view.durationMs)}`,
   );
   line(
     `  tokens: input ${formatTokens(view.totals.inputTokens)} · output ${formatTokens(view.totals.outputTokens)} · cache read ${formatTokens(
@@ -159,7 +177,11 @@ export function renderInspectText(view: RunView, options: InspectTextOptions = {
     line(p.bold(p.red(`Errors (${view.errors.length})`)));
     for (const e of view.errors) {
       const where = t(
-        [e.turn !== undefined ? `turn ${e.turn}` : e.source, e.tool, e.toolCallId]
+        [
+          e.turn !== undefined ? `${e.earlier ? 'earlier turn' : 'turn'} ${e.turn}` : e.source,
+          e.tool,
+          e.toolCallId,
+        ]
           .filter(Boolean)
           .join(' · '),
       );
@@ -177,7 +199,7 @@ export function renderInspectText(view: RunView, options: InspectTextOptions = {
     line('');
     const cost = formatCost(turn.usage.costUsd);
     const head = [
-      `Turn ${turn.index}`,
+      `${turn.earlier ? 'Earlier turn' : 'Turn'} ${turn.index}`,
       t(turn.model),
       turn.stopReason === 'error' || turn.stopReason === 'aborted' ? p.red(turn.stopReason) : turn.stopReason,
       turn.durationMs !== undefined ? formatDuration(turn.durationMs) : undefined,
@@ -225,6 +247,9 @@ export function inspectJson(view: RunView): Record<string, unknown> {
     repository: view.repository ?? null,
     trigger: view.trigger ?? null,
     task: view.task ?? null,
+    ...(view.earlierTurns !== undefined
+      ? { earlierTask: view.earlierTask ?? null, earlierTurns: view.earlierTurns }
+      : {}),
     conclusion: view.conclusion ?? null,
     complete: view.complete,
     models: view.models,
@@ -232,6 +257,7 @@ export function inspectJson(view: RunView): Record<string, unknown> {
     durationMs: view.durationMs ?? null,
     turns: view.turns.map((t) => ({
       index: t.index,
+      ...(t.earlier ? { earlier: true } : {}),
       model: t.model,
       provider: t.provider,
       stopReason: t.stopReason,

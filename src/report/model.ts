@@ -1,5 +1,5 @@
 import type { EventLine, ParsedTranscript, SessionLine, SummaryLine } from '../protocol/transcript.js';
-import { TRANSCRIPT_VERSION } from '../protocol/transcript.js';
+import { isSessionBoundary, TRANSCRIPT_VERSION } from '../protocol/transcript.js';
 import type { AssistantMessage, ToolCall, ToolResultMessage, Usage } from '../protocol/types.js';
 import { addUsage, emptyUsage } from '../protocol/types.js';
 import { errorGist } from './format.js';
@@ -23,8 +23,13 @@ export interface CallView {
 }
 
 export interface TurnView {
-  /** 1-based. */
+  /**
+   * 1-based, counted within its session as the live timeline counted it: a follow-up's own turns
+   * from 1, and the earlier session's (`earlier`) from 1 as well.
+   */
   index: number;
+  /** A turn of the earlier session that a continued transcript carries (before its boundary). */
+  earlier?: boolean;
   message: AssistantMessage;
   model: string;
   provider: string;
@@ -41,14 +46,16 @@ export interface TurnView {
 }
 
 export type TimelineItem =
-  | { kind: 'task'; text: string; timestamp?: number }
-  | { kind: 'user'; text: string; timestamp?: number }
+  | { kind: 'task'; text: string; timestamp?: number; earlier?: boolean }
+  | { kind: 'user'; text: string; timestamp?: number; earlier?: boolean }
   | { kind: 'turn'; turn: TurnView }
   | { kind: 'event'; event: EventLine; afterTurn: number };
 
 export interface RunError {
   source: 'tool' | 'model' | 'event' | 'run';
   turn?: number;
+  /** The error is the earlier session's (a continued transcript): history, not this run's. */
+  earlier?: boolean;
   tool?: string;
   toolCallId?: string;
   message: string;
@@ -71,7 +78,11 @@ export interface RunView {
   repository?: string;
   trigger?: string;
   version?: number;
+  /** The request of this session: in a continued transcript, the follow-up's, not the original task. */
   task?: string;
+  /** In a continued transcript: the earlier session's task, and how many turns it had. */
+  earlierTask?: string;
+  earlierTurns?: number;
   /** The summary line's conclusion; undefined for a run that ended without one. */
   conclusion?: string;
   /** False when there is no summary line: the run was killed or is still going. */
@@ -121,14 +132,25 @@ export function buildRunView(parsed: ParsedTranscript): RunView {
     view.warnings.push('No session line: the transcript does not start with a session header.');
   }
 
-  const open = new Map<string, { call: CallView; turn: number }>();
+  const open = new Map<string, { call: CallView; turn: TurnView }>();
   let lastStepAt: number | undefined = view.startedAt;
   let lastTimestamp: number | undefined;
   let orphans = 0;
+  // A continued transcript carries the earlier session up to its boundary (an event `continue`).
+  let earlier = parsed.lines.some(isSessionBoundary);
+  let ownTurns = 0;
+  let ownTask: string | undefined;
 
   for (const line of parsed.lines) {
     if (line.type === 'event') {
-      view.timeline.push({ kind: 'event', event: line, afterTurn: view.turns.length });
+      if (earlier && isSessionBoundary(line)) {
+        earlier = false;
+        view.earlierTurns = ownTurns;
+        view.earlierTask = ownTask;
+        ownTurns = 0;
+        ownTask = undefined;
+      }
+      view.timeline.push({ kind: 'event', event: line, afterTurn: ownTurns });
       const at = toMillis(line.timestamp);
       if (at !== undefined) lastTimestamp = Math.max(lastTimestamp ?? at, at);
       if (line.event === 'error') {
@@ -138,7 +160,12 @@ export function buildRunView(parsed: ParsedTranscript): RunView {
             : typeof line.error === 'string'
               ? line.error
               : 'error event';
-        view.errors.push({ source: 'event', turn: view.turns.length || undefined, message });
+        view.errors.push({
+          source: 'event',
+          turn: ownTurns || undefined,
+          message,
+          ...(earlier ? { earlier: true } : {}),
+        });
       }
       continue;
     }
@@ -151,16 +178,18 @@ export function buildRunView(parsed: ParsedTranscript): RunView {
       const text = contentText(
         typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content,
       );
-      if (view.task === undefined) {
-        view.task = text;
-        view.timeline.push({ kind: 'task', text, timestamp: message.timestamp || undefined });
-      } else view.timeline.push({ kind: 'user', text, timestamp: message.timestamp || undefined });
+      const at = message.timestamp || undefined;
+      if (ownTask === undefined) {
+        ownTask = text;
+        view.timeline.push({ kind: 'task', text, timestamp: at, ...(earlier ? { earlier: true } : {}) });
+      } else view.timeline.push({ kind: 'user', text, timestamp: at, ...(earlier ? { earlier: true } : {}) });
       lastStepAt = message.timestamp || lastStepAt;
       continue;
     }
 
     if (message.role === 'assistant') {
-      const turn = turnOf(message, view.turns.length + 1, lastStepAt);
+      const turn = turnOf(message, ++ownTurns, lastStepAt);
+      if (earlier) turn.earlier = true;
       view.turns.push(turn);
       view.timeline.push({ kind: 'turn', turn });
       if (!view.models.includes(turn.model)) view.models.push(turn.model);
@@ -170,12 +199,13 @@ export function buildRunView(parsed: ParsedTranscript): RunView {
           source: 'model',
           turn: turn.index,
           message: turn.errorMessage ?? `the model's turn ended with ${turn.stopReason}`,
+          ...(earlier ? { earlier: true } : {}),
         });
       }
       for (const call of turn.calls) {
         const count = (view.tools[call.name] ??= { calls: 0, errors: 0 });
         count.calls++;
-        open.set(call.id, { call, turn: turn.index });
+        open.set(call.id, { call, turn });
       }
       lastStepAt = message.timestamp || lastStepAt;
       continue;
@@ -200,15 +230,17 @@ export function buildRunView(parsed: ParsedTranscript): RunView {
       view.tools[call.name]!.errors++;
       view.errors.push({
         source: 'tool',
-        turn: entry.turn,
+        turn: entry.turn.index,
         tool: call.name,
         toolCallId: call.id,
         // The reason, not just the first line ("Invalid arguments for read_file:" says nothing).
         message: errorGist(call.output, 500),
+        ...(entry.turn.earlier ? { earlier: true } : {}),
       });
     }
   }
 
+  view.task = ownTask;
   if (parsed.summary) {
     const s = parsed.summary;
     view.conclusion = typeof s.conclusion === 'string' ? s.conclusion : undefined;
@@ -303,8 +335,10 @@ function markRecovered(view: RunView): void {
   const lastOk = new Map<string, number>();
   let position = 0;
   let lastGoodTurn = 0;
-  for (const turn of view.turns) {
-    if (turn.stopReason !== 'error' && !turn.errorMessage) lastGoodTurn = turn.index;
+  // Turns in file order: a continued transcript numbers each session's turns from 1.
+  const turnAt = new Map(view.turns.map((t, i) => [`${t.earlier ? 'e' : ''}${t.index}`, i + 1]));
+  for (const [i, turn] of view.turns.entries()) {
+    if (turn.stopReason !== 'error' && !turn.errorMessage) lastGoodTurn = i + 1;
     for (const call of turn.calls) {
       order.set(call, ++position);
       if (call.result && !call.isError) lastOk.set(`${call.name}\u0000${targetOf(call)}`, position);
@@ -312,7 +346,8 @@ function markRecovered(view: RunView): void {
   }
   const calls = new Map(view.turns.flatMap((t) => t.calls.map((c) => [c.id, c] as const)));
   for (const e of view.errors) {
-    if (e.source === 'model' && e.turn !== undefined) e.recovered = lastGoodTurn > e.turn;
+    if (e.source === 'model' && e.turn !== undefined)
+      e.recovered = lastGoodTurn > (turnAt.get(`${e.earlier ? 'e' : ''}${e.turn}`) ?? 0);
     if (e.source !== 'tool' || e.toolCallId === undefined) continue;
     const call = calls.get(e.toolCallId);
     if (!call) continue;

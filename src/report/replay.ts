@@ -9,6 +9,11 @@ import type { RunView } from './model.js';
 // `patchloop replay`: every recorded tool call, in order, run again on a checkout through the same
 // registry the agent uses, with no model involved; each new result is compared with the recorded
 // one, and the replay stops at the first call whose result differs.
+//
+// A transcript is untrusted input: a steered model's run records whatever it was steered to run.
+// So the calls that reach past the checkout's files (commands, MCP tools) are not made again unless
+// the caller asks for them (`runCommands`), and then only through the tools the caller built (the
+// command sandbox, the servers the user configured); nothing here takes a setting from the file.
 
 export interface ReplayCallReport {
   /** 1-based position among all calls of the run. */
@@ -17,7 +22,8 @@ export interface ReplayCallReport {
   id: string;
   name: string;
   input: Record<string, unknown> | string;
-  status: 'match' | 'differ' | 'skipped';
+  /** `not-run`: a command or MCP call, not made again without `runCommands`. */
+  status: 'match' | 'differ' | 'skipped' | 'not-run';
   /** For a match: whether the texts were equal as they are, or only after normalising. */
   comparison?: Comparison;
   /** Why a call was not run again. */
@@ -30,6 +36,8 @@ export interface ReplayReport {
   calls: ReplayCallReport[];
   matched: number;
   skipped: number;
+  /** Command and MCP calls that were not made again (no `runCommands`). */
+  notRun: number;
   /** The first call whose result differs; the replay stopped there. */
   divergence?: ReplayCallReport;
   /** True when the signal stopped the replay before the end. */
@@ -44,11 +52,29 @@ export interface ReplayOptions {
   /** Extra paths to treat as the workspace or as temp folders when comparing. */
   normalize?: Partial<NormalizeContext>;
   signal?: AbortSignal;
+  /**
+   * Make command calls (run_tests, bash) again, through `registry`'s tools. Without it they are
+   * reported as not run (and the registry should not hold such tools at all).
+   */
+  runCommands?: boolean;
+  /** Make MCP tool calls again: the user named the servers. Without it they are reported as not run. */
+  callMcp?: boolean;
   /** Called after each call, for progress output. */
   onCall?: (call: ReplayCallReport) => void;
 }
 
-/** The tool options a run recorded in its session line (names as the loop writes them). */
+/** The tools that run a command: never called again without `runCommands`. */
+export const COMMAND_TOOLS: readonly string[] = ['run_tests', 'bash'];
+
+/** Whether a call reaches past the checkout's files: a command, or a tool of an MCP server. */
+export function reachesOut(name: string): boolean {
+  return COMMAND_TOOLS.includes(name) || name.startsWith('mcp__');
+}
+
+/**
+ * The tool options a run recorded in its session line (names as the loop writes them). Shown to
+ * the user only: replay takes its test command and bash from its own flags, never from the file.
+ */
 export interface SessionToolOptions {
   testCommand?: string;
   allowBash?: boolean;
@@ -146,7 +172,8 @@ export async function replayRun(view: RunView, options: ReplayOptions): Promise<
   const recordedRoot = recordedWorkspace(view.session);
   if (recordedRoot) ctx.workspaces.push(recordedRoot);
   ctx.tmpdirs.push(...recordedTempDirs(view.session));
-  const report: ReplayReport = { calls: [], matched: 0, skipped: 0, aborted: false };
+  const report: ReplayReport = { calls: [], matched: 0, skipped: 0, notRun: 0, aborted: false };
+  const offered = (name: string) => options.registry.tools.some((t) => t.name === name);
   let index = 0;
   for (const turn of view.turns) {
     for (const call of turn.calls) {
@@ -172,10 +199,20 @@ export async function replayRun(view: RunView, options: ReplayOptions): Promise<
         entry.reason = `the recorded turn ended with ${turn.stopReason}, so the call was never run`;
       } else if (recorded.isError && NOT_RUN.test(recorded.text))
         entry.reason = 'the recorded run did not complete this call';
-      else if (call.name.startsWith('mcp__') && !options.registry.tools.some((t) => t.name === call.name))
+      else if (
+        call.name.startsWith('mcp__') ? !options.callMcp : reachesOut(call.name) && !options.runCommands
+      ) {
+        entry.status = 'not-run';
+        entry.reason = call.name.startsWith('mcp__')
+          ? 'MCP servers are called again only with replay --mcp-config'
+          : 'commands are run again only with replay --run-commands (in the command sandbox)';
+      } else if (call.name.startsWith('mcp__') && !offered(call.name))
         entry.reason = `a tool of an MCP server that is not configured here: not replayable (replay --mcp-config starts it)`;
+      else if (call.name === 'bash' && !offered(call.name))
+        entry.reason = 'bash is not offered: replay --allow-bash offers it';
       if (entry.reason) {
-        report.skipped++;
+        if (entry.status === 'not-run') report.notRun++;
+        else report.skipped++;
         report.calls.push(entry);
         options.onCall?.(entry);
         continue;
@@ -189,7 +226,7 @@ export async function replayRun(view: RunView, options: ReplayOptions): Promise<
         return report;
       }
       entry.replayed = { isError: result.isError, text: comparableText(result.content) };
-      const command = call.name === 'run_tests' || call.name === 'bash';
+      const command = COMMAND_TOOLS.includes(call.name);
       const comparison = compareResults(recorded!, entry.replayed, { ...ctx, commandOutput: command });
       entry.comparison = comparison;
       entry.status = comparison === 'differ' ? 'differ' : 'match';

@@ -193,6 +193,18 @@ export function describeEvent(e: EventLine): string {
           : f.reason === 'malformed_call'
             ? 'The model sent a tool call that could not be read; it was told so'
             : `Continued an earlier session${str(f.sessionId) ? ` (${str(f.sessionId)})` : ''}`;
+    case 'approval': {
+      const plan = (f.plan ?? {}) as Record<string, unknown>;
+      return `Plan approved by @${str(f.by) ?? '?'}${str(f.at) ? ` at ${str(f.at)}` : ''}${
+        str(plan.runUrl)
+          ? ` (the plan of ${str(plan.runUrl)}${str(plan.sessionId) ? `, session ${str(plan.sessionId)}` : ''})`
+          : ''
+      }`;
+    }
+    case 'joined':
+      return `A request from @${str(f.author) ?? '?'} joined the session while the run worked${
+        str(f.createdAt) ? ` (written at ${str(f.createdAt)})` : ''
+      }${str(f.url) ? `: ${str(f.url)}` : num(f.commentId) !== undefined ? `: comment ${num(f.commentId)}` : ''}`;
     case 'notice':
       return `Notice${str(f.source) ? ` from ${str(f.source)}` : ''}: ${str(f.message) ?? ''}`;
     default:

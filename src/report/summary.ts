@@ -1,3 +1,4 @@
+import type { TestsAtEnd } from '../agent/index.js';
 import { redactValue } from '../protocol/redact.js';
 import type { Message, ToolResultMessage, Usage } from '../protocol/types.js';
 import {
@@ -17,7 +18,7 @@ import {
 import { neutralizeHiddenMarkup } from './hidden-markup.js';
 import { neutralizeMentions } from './mentions.js';
 import { contentText } from './normalize.js';
-import { nextStep, type NextStepContext } from './summary-next.js';
+import { nextStep, outageOf, type NextStepContext } from './summary-next.js';
 
 export { neutralizeMentions };
 
@@ -29,6 +30,16 @@ export interface ChangedFile {
   added: number;
   removed: number;
   binary?: boolean;
+}
+
+/** What a review run did (CONTRACT §9): its headline says so, in place of a fix's outcome. */
+export interface ReviewOutcome {
+  /** the inline comments the model wrote (those outside the diff went into the review's body) */
+  comments: number;
+  /** the first line of the model's final message: its verdict */
+  verdict?: string;
+  /** the review is on the pull request */
+  posted: boolean;
 }
 
 export interface ToolLogEntry {
@@ -82,6 +93,15 @@ export interface RunSummaryInput {
   reviewUrl?: string;
   /** What was asked (the comment, the issue body, the prompt), quoted under the headline. */
   request?: string;
+  /**
+   * What started a run nobody asked for (a `pull_request` event, a failed workflow run, a
+   * schedule), said in place of "@user asked"; `request` is then the workflow's prompt, if any.
+   */
+  startedBy?: string;
+  /** Set for a review run: the headline says the review was posted, with its comments and verdict. */
+  review?: ReviewOutcome;
+  /** How the last test run ended, when the run ran the tests. */
+  tests?: TestsAtEnd;
   /** For a non-success run: what the next step is, said for the surface the summary shows on. */
   next?: NextStepContext;
 }
@@ -116,10 +136,11 @@ const HEADLINES: Record<string, string> = {
   skipped: '⏭️ **patchloop: skipped**',
   unauthorized: '🚫 **patchloop: unauthorized**',
   'budget-exceeded': '⚠️ **patchloop: budget exceeded**',
+  planned: '📋 **patchloop: plan ready**',
 };
 
 /** Outcomes whose final text is the model's answer; after any other the text is unfinished. */
-const FINISHED: ReadonlySet<string> = new Set(['success', 'no-changes']);
+const FINISHED: ReadonlySet<string> = new Set(['success', 'no-changes', 'planned']);
 
 /** The request quoted under the headline is cut here: the issue body of a label trigger can be long. */
 const REQUEST_CHARS = 1500;
@@ -238,6 +259,9 @@ function mapText(input: RunSummaryInput, c: (s: string) => string): RunSummaryIn
     structuredOutput: r(input.structuredOutput),
     reviewUrl: r(input.reviewUrl),
     request: r(input.request),
+    startedBy: r(input.startedBy),
+    ...(input.review ? { review: { ...input.review, verdict: r(input.review.verdict) } } : {}),
+    ...(input.tests ? { tests: { ...input.tests, command: c(input.tests.command) } } : {}),
   };
 }
 
@@ -292,12 +316,7 @@ function requesterMarkdown(login: string, serverUrl: string | undefined): string
  * workflow run. Always a single line, so on a phone the answer follows right under it.
  */
 function headlineMarkdown(s: RunSummaryInput, links: Links): string {
-  const parts: string[] = [
-    Object.hasOwn(HEADLINES, s.conclusion)
-      ? HEADLINES[s.conclusion]!
-      : `**patchloop: ${cell(s.conclusion)}**`,
-  ];
-  if (s.conclusion === 'budget-exceeded' && s.next?.budget) parts[0] += ` (${s.next.budget})`;
+  const parts: string[] = [outcomeMarkdown(s)];
   if (s.prUrl)
     parts.push(
       `[PR ${s.prNumber !== undefined ? `#${s.prNumber}` : ''}](${href(s.prUrl)})`.replace(' ]', ']'),
@@ -313,6 +332,53 @@ function headlineMarkdown(s: RunSummaryInput, links: Links): string {
   return parts.join(' · ');
 }
 
+/** What kind of work the run was: a review, an answer to the output schema (nothing committed), a fix. */
+function modeOf(s: RunSummaryInput): 'review' | 'answer' | 'fix' {
+  if (s.review) return 'review';
+  if (s.structuredOutput !== undefined && !s.commitSha) return 'answer';
+  return 'fix';
+}
+
+/** The most a verdict takes of the headline. */
+const VERDICT_CHARS = 80;
+
+/**
+ * The outcome as the run's mode says it: a review posted (its comments and verdict), an answer
+ * given, or a fix's conclusion with why it stopped short (a budget, the tests, an outage).
+ */
+function outcomeMarkdown(s: RunSummaryInput): string {
+  const mode = modeOf(s);
+  if (mode === 'review' && s.conclusion === 'success') {
+    const r = s.review!;
+    const comments = r.comments === 0 ? 'no inline comments' : plural(r.comments, 'comment');
+    const verdict = r.verdict ? ` (${cell(cut(oneLine(r.verdict), VERDICT_CHARS))})` : '';
+    return `💬 **patchloop: review ${r.posted ? 'posted' : 'not posted'}** — ${comments}${verdict}`;
+  }
+  if (mode === 'answer' && FINISHED.has(s.conclusion)) return '✅ **patchloop: answer given**';
+  const head = Object.hasOwn(HEADLINES, s.conclusion)
+    ? HEADLINES[s.conclusion]!
+    : `**patchloop: ${cell(s.conclusion)}**`;
+  const why = shortOfSuccess(s);
+  return why ? `${head} (${why})` : head;
+}
+
+/** Why a run stopped short, in a word or three, for its headline. */
+function shortOfSuccess(s: RunSummaryInput): string | undefined {
+  if (s.conclusion === 'budget-exceeded') return s.next?.budget;
+  if (s.conclusion !== 'failure') return undefined;
+  if (outageOf(s.next?.failedRequest)) return 'provider outage';
+  if (s.tests?.passed === false && !s.tests.stale) return 'tests still failing';
+  return undefined;
+}
+
+/** How the tests ended, for the figures: `failed at the end (last run_tests exit 1)`. */
+function testsText(t: TestsAtEnd): string {
+  const which = t.tool === 'run_tests' ? 'run_tests' : `test run (${t.tool})`;
+  if (t.stale)
+    return `${t.passed ? 'passed' : 'failed'} before the last edits, not run since (${which} ${t.ending})`;
+  return `${t.passed ? 'passed' : 'failed'} at the end (last ${which} ${t.ending})`;
+}
+
 /** The error, the one next step, and the notes: right under the headline, before the request. */
 function statusMarkdown(s: RunSummaryInput): string {
   const lines: string[] = [];
@@ -326,13 +392,25 @@ function statusMarkdown(s: RunSummaryInput): string {
 /** The next step of a run that did not succeed; "before work" when the model produced nothing. */
 function nextOf(s: RunSummaryInput): string | undefined {
   if (s.conclusion === 'success' || !s.next) return undefined;
-  return nextStep(s.conclusion, { beforeWork: s.usage.outputTokens === 0, ...s.next });
+  return nextStep(s.conclusion, {
+    beforeWork: s.usage.outputTokens === 0,
+    ...(s.tests?.passed === false && !s.tests.stale ? { testsFailing: true } : {}),
+    ...(modeOf(s) === 'answer' ? { answered: true } : {}),
+    ...s.next,
+  });
 }
 
-/** The request, quoted, with who asked. */
+/**
+ * The request, quoted, with who asked; for a run nobody asked for, what started it, and the
+ * workflow's prompt when it has one.
+ */
 function requestMarkdown(s: RunSummaryInput, text: string, kept: string): string {
-  if (!text) return '';
   const body = kept.length < text.length ? `${kept.trimEnd()} …` : text;
+  if (s.startedBy) {
+    const started = `**Started by** ${oneLine(s.startedBy)}${text ? ', with the workflow’s prompt:' : '.'}`;
+    return text ? `${started}\n\n${quote(body)}` : started;
+  }
+  if (!text) return '';
   const who = s.requester ? `${requesterMarkdown(s.requester, s.serverUrl)} asked` : 'The request';
   return `**${who}:**\n\n${quote(body)}`;
 }
@@ -353,7 +431,9 @@ function factsMarkdown(s: RunSummaryInput, links: Links): string {
   rows.push(['Tokens', tokensLine(s.usage)]);
   const cost = formatCost(s.usage.costUsd);
   rows.push(['Cost', cost ? `${cost} (estimated)` : 'unknown (no price for this model)']);
-  if (s.requester) rows.push(['Requested by', requesterMarkdown(s.requester, s.serverUrl)]);
+  if (s.startedBy) rows.push(['Started by', cell(s.startedBy)]);
+  else if (s.requester) rows.push(['Requested by', requesterMarkdown(s.requester, s.serverUrl)]);
+  if (s.tests) rows.push(['Tests', testsText(s.tests)]);
   if (s.branch) rows.push(['Branch', link(code(s.branch), links.branch)]);
   if (s.commitSha) rows.push(['Commit', link(code(s.commitSha.slice(0, 12)), links.commit)]);
   if (s.prUrl)
@@ -393,14 +473,17 @@ function filesMarkdown(files: ChangedFile[], keep: number, links: Links): string
   return lines.join('\n');
 }
 
-function finalMarkdown(text: string, kept: string, conclusion: string): string {
+function finalMarkdown(text: string, kept: string, s: RunSummaryInput): string {
   if (!text) return '';
   const body =
     kept.length < text.length ? `${kept.trimEnd()}\n\n… (cut; the full message is in the transcript)` : text;
   // Quoted, so an unclosed code fence in the message cannot swallow the rest of the summary.
-  const label = FINISHED.has(conclusion)
-    ? '**Answer**'
-    : '**Last message before the run stopped** (unfinished: the model had not ended its work)';
+  const label =
+    s.review && s.conclusion === 'success'
+      ? '**Review**'
+      : FINISHED.has(s.conclusion)
+        ? '**Answer**'
+        : '**Last message before the run stopped** (unfinished: the model had not ended its work)';
   return `${label}\n\n${quote(body)}`;
 }
 
@@ -579,7 +662,7 @@ export function renderSummaryMarkdown(input: RunSummaryInput, options: SummaryMa
   // Full sizes first; the joins between sections cost a few characters each.
   const full = {
     files: filesMarkdown(s.changedFiles, Math.min(s.changedFiles.length, 1000), links),
-    final: finalMarkdown(finalText, finalText, s.conclusion),
+    final: finalMarkdown(finalText, finalText, s),
     diff: diffMarkdown(diffText, diffText, s.changedFiles),
     log: logMarkdown(s.toolLog, fitLog(allLog, maxLines, Number.MAX_SAFE_INTEGER, unit)),
     answer: answerMarkdown(answerText, answerText),
@@ -608,7 +691,7 @@ export function renderSummaryMarkdown(input: RunSummaryInput, options: SummaryMa
     }
     if (size(files) > filesBudget) files = '';
   }
-  const final = fitText(finalText, finalBudget, unit, (kept) => finalMarkdown(finalText, kept, s.conclusion));
+  const final = fitText(finalText, finalBudget, unit, (kept) => finalMarkdown(finalText, kept, s));
   const diff = fitText(diffText, diffBudget, unit, (kept) => diffMarkdown(diffText, kept, s.changedFiles));
   const answer = fitText(answerText, answerBudget, unit, (kept) => answerMarkdown(answerText, kept));
   const request = fitText(requestText, requestBudget, unit, (kept) => requestMarkdown(s, requestText, kept));
@@ -637,7 +720,8 @@ export function renderSummaryText(
   options: { redact?: (text: string) => string } = {},
 ): string {
   const s = options.redact ? mapText(input, options.redact) : input;
-  const lines: string[] = [`Outcome: ${s.conclusion}`];
+  const why = shortOfSuccess(s);
+  const lines: string[] = [`Outcome: ${s.conclusion}${why ? ` (${why})` : ''}`];
   if (s.error) lines.push(`Error: ${oneLine(s.error)}`);
   const next = nextOf(s);
   if (next) lines.push(`Next: ${next}`);
@@ -649,6 +733,7 @@ export function renderSummaryText(
   lines.push(`Tokens: ${tokensLine(s.usage).replace(/ · /g, ', ')}`);
   lines.push(`Cost: ${formatCost(s.usage.costUsd) ?? 'unknown (no price for this model)'}`);
   if (s.commandNetwork) lines.push(`Command network: ${oneLine(s.commandNetwork)}`);
+  if (s.tests) lines.push(`Tests: ${testsText(s.tests)}`);
   if (s.branch) lines.push(`Branch: ${s.branch}`);
   if (s.commitSha) lines.push(`Commit: ${s.commitSha}`);
   if (s.prUrl) lines.push(`Pull request: ${s.prUrl}`);

@@ -5,7 +5,14 @@
 // transcript's summary line. What differs stays in each surface: GitHub (the comment, the context,
 // the branch plan, push and PR, the log) in src/action; the local branch, its commit and the
 // terminal in src/cli.
-import { runAgent, type AgentEvent, type AgentOptions, type AgentResult } from '../agent/index.js';
+import {
+  runAgent,
+  testsAtEnd,
+  testsFailingError,
+  type AgentEvent,
+  type AgentOptions,
+  type AgentResult,
+} from '../agent/index.js';
 import type { AnyAgentTool } from '../protocol/tool.js';
 import type { SessionFields, TranscriptWriter } from '../protocol/transcript.js';
 import { emptyUsage, type UserMessage } from '../protocol/types.js';
@@ -139,11 +146,18 @@ export interface LoopInput {
   onEvent: (e: AgentEvent) => void;
   /** the workspace's `ready`: no tool runs before it */
   toolsReady: Promise<void>;
+  /** the configured test command: a bash call that runs it counts as a test run (`tests`) */
+  testCommand?: string;
+  /** requests that join the running session (the action's joining; the CLI has none) */
+  pendingMessages?: AgentOptions['pendingMessages'];
 }
 
-/** The agent loop with the run's budgets and cancellation. Never throws. */
-export function runLoop(o: LoopInput): Promise<AgentResult> {
-  return runAgent({
+/**
+ * The agent loop with the run's budgets and cancellation, and how its last test run ended
+ * (`tests`, the evidence the conclusion follows). Never throws.
+ */
+export async function runLoop(o: LoopInput): Promise<AgentResult> {
+  const result = await runAgent({
     provider: o.provider,
     tools: o.tools,
     systemPrompt: o.systemPrompt,
@@ -156,7 +170,10 @@ export function runLoop(o: LoopInput): Promise<AgentResult> {
     transcript: o.transcript,
     onEvent: o.onEvent,
     toolsReady: o.toolsReady,
+    ...(o.pendingMessages ? { pendingMessages: o.pendingMessages } : {}),
   });
+  const tests = testsAtEnd(result.messages, o.testCommand);
+  return tests ? { ...result, tests } : result;
 }
 
 /**
@@ -180,8 +197,9 @@ export async function awaitWorkspace(
 
 /**
  * The run's conclusion from the agent's and the delivery's: a cancelled run is cancelled; a
- * success that committed nothing is `no-changes`; a failure after the loop (the commit, the push,
- * a missing answer: `failures`) makes it a failure. The error joins every reason.
+ * success that committed nothing is `no-changes`; a success whose tests still fail at the end
+ * (`result.tests`: the last run failed and no file was edited since), or a failure after the loop (the commit, the push, a missing answer:
+ * `failures`), is a failure. The error joins every reason.
  */
 export function concludeRun(o: {
   result: AgentResult;
@@ -190,12 +208,37 @@ export function concludeRun(o: {
   failures?: readonly (string | undefined)[];
 }): { conclusion: RunConclusion; error?: string } {
   const failures = (o.failures ?? []).filter((f): f is string => !!f);
+  const red = o.result.conclusion === 'success' && o.committed && testsRed(o.result);
+  if (red) failures.unshift(testsFailingError(o.result.tests!));
   const error = [o.result.error, ...failures].filter(Boolean).join(' ') || undefined;
   const ending = (conclusion: RunConclusion) => ({ conclusion, ...(error ? { error } : {}) });
   if (o.cancelled) return ending('cancelled');
   if (failures.length > 0) return ending('failure');
   if (o.result.conclusion === 'success' && !o.committed) return ending('no-changes');
   return ending(o.result.conclusion);
+}
+
+/**
+ * Why the work a run proposes is not finished, in a few words for the PR's title (`tests still
+ * failing`, `turns budget used up`), or undefined when it is: then, and only then, the PR may
+ * say it fixes the issue. Known before the push, from the agent's result alone.
+ */
+export function unfinishedReason(result: AgentResult): string | undefined {
+  switch (result.conclusion) {
+    case 'budget-exceeded':
+      return result.budget ? `${result.budget} budget used up` : 'budget used up';
+    case 'failure':
+      return 'stopped on an error';
+    case 'cancelled':
+      return 'cancelled';
+    case 'success':
+      return testsRed(result) ? 'tests still failing' : undefined;
+  }
+}
+
+/** The last test run failed and nothing was edited since: the tests fail at the end. */
+function testsRed(result: AgentResult): boolean {
+  return result.tests?.passed === false && !result.tests.stale;
 }
 
 /** The transcript's last line (CONTRACT §7), then the transcript is closed. */
@@ -222,6 +265,7 @@ export function recordSummary(
     endedAt: new Date().toISOString(),
     ...(o.error ? { error: o.error } : {}),
     ...(r?.budget ? { budget: r.budget } : {}),
+    ...(r?.tests ? { tests: r.tests } : {}),
     ...(o.branch ? { branch: o.branch, commitSha: o.commitSha } : {}),
     ...o.own,
   });

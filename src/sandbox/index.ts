@@ -19,24 +19,28 @@ import {
 import { findKeyringTools, probeKeyrings, type KeyringProgram, type KeyringTool } from './keyring.js';
 import { describeNetwork, networkNote, type CommandNetwork, type RefusedHost } from './network.js';
 import { startNetworkProxy, type NetworkProxy, type ProxyOptions } from './proxy.js';
-import { currentHardLimits, DEFAULT_COMMAND_LIMITS, type CommandLimits } from './limits.js';
+import { currentHardLimits, DEFAULT_COMMAND_LIMITS, limitKillNote, type CommandLimits } from './limits.js';
 import {
   isPlainPath,
   openOverlay,
   overlaySyscalls,
+  perlFits,
   tryOverlay,
   type OverlayBins,
   type OverlaySyscalls,
 } from './overlay.js';
 import { selfCheck } from './self-check.js';
 import { findSharedDirs } from './shared-dirs.js';
+import { makeRunCache } from './run-cache.js';
+import { accountHomeInView, planView, viewPaths, type ViewPlan } from './view.js';
 import { asRoot, ensureUser, findRootAccess, firstLine, SANDBOX_USER, systemBin } from './user.js';
 
 // Commands the model chooses (run_tests, bash) run as a separate unprivileged user, each in a PID
 // and mount namespace of its own (launch.ts): another uid may not open /proc/<pid>/environ of
-// patchloop, the fresh /proc shows no other process, everything above the workspace and every
-// private folder is covered by an empty tmpfs, `.git` is mounted read-only, and when the command
-// ends its namespace ends, taking every process it started with it.
+// patchloop, the fresh /proc shows no other process, the file system is a new root holding only
+// what an allowlist names (view.ts: the workspace, read-only system and toolchain folders, fresh
+// scratch folders), `.git` is mounted read-only, and when the command ends its namespace ends,
+// taking every process it started with it.
 
 export { SandboxSetupError } from './error.js';
 export { DEFAULT_COMMAND_LIMITS, type CommandLimits } from './limits.js';
@@ -52,7 +56,8 @@ export type Defence =
   | 'network'
   | 'keyring'
   | 'ipc-uts'
-  | 'shared-dirs'
+  | 'bounding-set'
+  | 'view'
   | 'cover-private'
   | 'overlay-in-place'
   | 'apply-follows-links'
@@ -144,6 +149,9 @@ function resolveBins(): Omit<LaunchBins, 'keyring'> | string {
     'sh',
     'env',
     'kill',
+    'pivot_root',
+    'findmnt',
+    'ln',
   ] as const;
   const bins: Partial<Record<(typeof names)[number], string>> = {};
   for (const name of names) {
@@ -189,6 +197,7 @@ function makeSandbox(plan: LaunchPlan, pass: string[], privateDirs: string[]): C
   return {
     outputFileMode: 0o644,
     toolGroup: () => (plan.groupAccess ? account.gid : undefined),
+    limitNote: (ended, timeoutMs) => (plan.limits ? limitKillNote(plan.limits, timeoutMs, ended) : undefined),
     envOptions: { pass, privateDirs },
     wrap(spec) {
       // the second lock on the same door: whatever the caller built, only allow-listed names pass
@@ -196,6 +205,13 @@ function makeSandbox(plan: LaunchPlan, pass: string[], privateDirs: string[]): C
       for (const [name, value] of Object.entries(spec.env)) if (allowed.has(name)) env[name] = value;
       env.PATH = commandPath(env.PATH, privateDirs);
       env.HOME = SANDBOX_HOME;
+      // Go's build cache in the run's cache folder: kept from one command to the next
+      if (plan.cache && !pass.includes('GOCACHE')) env.GOCACHE = `${SANDBOX_HOME}/.cache/go-build`;
+      // the home's tool caches shown at their place (PLAYWRIGHT_BROWSERS_PATH, COREPACK_HOME)
+      for (const [name, value] of Object.entries(plan.view.env)) if (!pass.includes(name)) env[name] = value;
+      // without a network, corepack says so at once instead of retrying its download for a minute
+      if (plan.network && !plan.network.bridge && !pass.includes('COREPACK_ENABLE_NETWORK'))
+        env.COREPACK_ENABLE_NETWORK = '0';
       env.TMPDIR = '/tmp';
       env.USER = account.user;
       env.LOGNAME = account.user;
@@ -392,26 +408,59 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
   const walkMethod = systemBin('setfacl') ? 'acl' : 'group';
   let method: AccessMethod = opts.access ?? 'overlay';
 
+  const privateDirs = [
+    ...new Set((opts.privateDirs ?? (env.RUNNER_TEMP ? [env.RUNNER_TEMP] : [])).map(realDir)),
+  ].filter((d): d is string => d !== undefined && d !== '/');
+  let view: ViewPlan;
+  try {
+    view = planView({ workspace, home: env.HOME, commandHome: SANDBOX_HOME, privateDirs, env });
+  } catch (err) {
+    throw new SandboxSetupError((err as Error).message);
+  }
+  // test switches: what the allowlist keeps out, put back in (bound read-only)
   const parts = workspace.split('/').filter(Boolean);
-  const hide = parts.length > 1 && !weak.has('hide-above') ? `/${parts[0]}` : undefined;
+  const top = weak.has('hide-above') && parts.length > 1 ? `/${parts[0]}` : undefined;
+  if (top) {
+    // the machine's own top folder in place of everything the view would make there
+    view.trees = view.trees.filter((t) => !isInside(t, top));
+    view.binds = [...view.binds.filter(([, dst]) => !isInside(dst, top)), [top, top]];
+    view.covers = view.covers.filter((c) => !isInside(c, top));
+  }
+  if (weak.has('private-dirs')) for (const d of privateDirs) view.binds.unshift([d, d]);
+  if (weak.has('view')) view.trees.push(...['/run'].filter((d) => realDir(d) === d));
+  const sources = [...view.trees, ...view.binds.map(([src]) => src), ...view.files.map(([src]) => src)];
   const stash = STASH_CANDIDATES.map(realDir).find(
     (d): d is string =>
-      d !== undefined && !(hide && isInside(d, hide)) && !isInside(workspace, d) && !isInside(d, workspace),
+      d !== undefined &&
+      !isInside(workspace, d) &&
+      !isInside(d, workspace) &&
+      !sources.some((src) => isInside(src, d) || isInside(d, src)),
   );
   if (!stash)
-    throw new SandboxSetupError(`none of ${STASH_CANDIDATES.join(', ')} can hold the workspace's mounts`);
+    throw new SandboxSetupError(`none of ${STASH_CANDIDATES.join(', ')} can hold the command's new root`);
   const perl = opts.hideBins?.includes('perl') ? undefined : systemBin('perl');
   const rm = systemBin('rm');
   const syscalls = overlaySyscalls();
+  // the syscall numbers are those of a 64-bit program of this architecture
+  const perlFitting = perl && syscalls ? await perlFits(perl) : false;
   const overlay: { bins: OverlayBins; syscalls: OverlaySyscalls } | string =
     !perl || !rm
       ? 'perl is not installed'
       : !syscalls
         ? `Perl's syscall() is used only on x86_64 and aarch64, not ${process.arch}`
-        : {
-            bins: { find: bins.find, perl, unshare: bins.unshare, mount: bins.mount, mkdir: bins.mkdir, rm },
-            syscalls,
-          };
+        : !perlFitting
+          ? `${perl} is not a 64-bit ${process.arch} perl`
+          : {
+              bins: {
+                find: bins.find,
+                perl,
+                unshare: bins.unshare,
+                mount: bins.mount,
+                mkdir: bins.mkdir,
+                rm,
+              },
+              syscalls,
+            };
   if (method === 'overlay' && typeof overlay === 'string') {
     if (opts.access === 'overlay') return unavailable(overlay);
     method = walkMethod;
@@ -427,21 +476,8 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
         );
   const askNow = method === 'overlay' && walkMethod === 'group' && root.viaSudo;
   const trial = askNow ? tryMounts() : undefined;
-  // each gets a fresh tmpfs (made again inside the hidden top folder when it lies there), except
-  // one that holds the workspace: when that is /tmp, the hiding tmpfs is its fresh copy
-  const scratch = SCRATCH_DIRS.map(realDir).filter(
-    (d): d is string => d !== undefined && !isInside(workspace, d) && !isInside(d, workspace),
-  );
-  const privateDirs = [
-    ...new Set((opts.privateDirs ?? (env.RUNNER_TEMP ? [env.RUNNER_TEMP] : [])).map(realDir)),
-  ].filter((d): d is string => d !== undefined && d !== '/');
-  // hidden already when under the covered top folder or /tmp (or an ancestor of the workspace)
-  const covered = weak.has('private-dirs')
-    ? []
-    : privateDirs.filter(
-        (d) =>
-          !(hide && isInside(d, hide)) && !scratch.some((t) => isInside(d, t)) && !isInside(workspace, d),
-      );
+  // each command gets fresh ones in its view (the workspace may lie in one)
+  const scratch = SCRATCH_DIRS.filter((d) => !top || !isInside(d, top));
   const git = join(workspace, '.git');
   // a folder, or the `gitdir:` file of a worktree or submodule checkout; never a symbolic link
   const hasGit = (() => {
@@ -477,25 +513,29 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     await net.proxy.close();
     rmSync(net.dir, { recursive: true, force: true });
   };
+  const runCache = await makeRunCache(root, account, bins.chown).catch(async (err: unknown) => {
+    await closeProxy();
+    throw err;
+  });
+  const cache = runCache.dir;
   const plan: LaunchPlan = {
     root,
     account,
     bins,
     workspace,
-    hide,
-    hideMode: hide && SCRATCH_DIRS.includes(hide) ? '1777' : '0755',
     stash,
+    view,
     scratch,
-    sticky: SCRATCH_DIRS.filter((d) => hide && d !== hide && isInside(d, hide) && isInside(workspace, d)),
-    covered,
-    // found in `ready`, before the first command
-    shared: [],
-    sharedReadOnly: [],
+    cache: top && isInside(SANDBOX_HOME, top) ? undefined : cache,
+    accountHome: accountHomeInView(account.home, view, workspace, SANDBOX_HOME, scratch),
     freshKeyring: machine.keyrings && !weak.has('keyring'),
     keepIpcUts: weak.has('ipc-uts'),
+    keepBoundingSet: weak.has('bounding-set'),
     readOnly,
     limits: weak.has('limits') ? undefined : limits,
     groupAccess: method === 'group',
+    // the view by one Perl process where there is Perl of a known architecture; else by bash
+    ...(perl && syscalls && perlFitting ? { perl: { perl, syscalls } } : {}),
     ...(ownNetwork && typeof machine.network !== 'string'
       ? {
           network: {
@@ -578,35 +618,15 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     opening = method === 'overlay' ? openOverlayOrWalks() : openWalks(method as 'acl' | 'group');
     const [, shared] = await Promise.all([
       opening,
-      weak.has('shared-dirs')
-        ? { scratch: [], other: [] }
-        : findSharedDirs(bins.find, [
-            hide ?? workspace,
-            workspace,
-            ...scratch,
-            ...privateDirs,
-            ...readOnlyDirs,
-          ]),
+      findSharedDirs(bins.find, [workspace, ...privateDirs, ...readOnlyDirs]),
     ]);
-    const apart = (d: string) => !isInside(workspace, d) && !isInside(d, workspace);
-    plan.shared = shared.scratch.filter(apart);
-    plan.sharedReadOnly = shared.other.filter(apart);
-    // the stash's tmpfs must not be where one of them lies, nor cover one (it is unmounted last)
-    if ([...plan.shared, ...plan.sharedReadOnly].some((d) => isInside(d, stash) || isInside(stash, d))) {
-      const other = STASH_CANDIDATES.map(realDir).find(
-        (d): d is string =>
-          d !== undefined &&
-          !(hide && isInside(d, hide)) &&
-          !isInside(workspace, d) &&
-          !isInside(d, workspace) &&
-          ![...plan.shared, ...plan.sharedReadOnly].some((s) => isInside(s, d) || isInside(d, s)),
-      );
-      if (!other)
-        throw new SandboxSetupError(
-          `none of ${STASH_CANDIDATES.join(', ')} can hold the workspace's mounts apart from the world-writable folders`,
-        );
-      plan.stash = other;
-    }
+    // a world-writable folder in the view is read-only there; one outside it is not there at all
+    const found = [...shared.scratch, ...shared.other].filter(
+      (d) => !isInside(workspace, d) && !isInside(d, workspace) && !SCRATCH_DIRS.some((t) => isInside(d, t)),
+    );
+    const shown = viewPaths(view);
+    const outside = found.filter((d) => !shown.some((p) => isInside(d, p)));
+    const inside = found.filter((d) => shown.some((p) => isInside(d, p)));
     if (opts.selfCheck !== false) {
       const check = () =>
         selfCheck(checked, {
@@ -621,8 +641,9 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
           // checked whatever the test switches say: without its defence, the set-up must fail
           keyring: machine.keyrings ? bins.keyring : undefined,
           ipcUts: true,
-          shared: plan.shared,
-          sharedReadOnly: plan.sharedReadOnly,
+          shared: outside,
+          sharedReadOnly: inside,
+          view: [...shown, ...(plan.accountHome ? [plan.accountHome] : [])],
         });
       const failed = (await check()) && (await check());
       if (failed) throw new SandboxSetupError(`the sandbox self-check failed: ${failed}`);
@@ -636,7 +657,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     await opening?.catch(() => undefined);
     const opened = access;
     access = undefined;
-    await Promise.all([opened?.revoke(), closeProxy()]).catch((e: unknown) => {
+    await Promise.all([opened?.revoke(), closeProxy(), runCache.remove()]).catch((e: unknown) => {
       throw new SandboxSetupError(`${(err as Error).message}; and then: ${(e as Error).message}`);
     });
     throw err;
@@ -648,7 +669,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
       `commands run as user ${account.user} (uid ${account.uid}) in their own PID and mount namespace`,
       plan.keepIpcUts ? '' : 'with their own System V IPC and host name',
       plan.freshKeyring ? 'a session keyring of their own' : '',
-      hide ? `with everything above the workspace hidden` : '',
+      'seeing only the workspace, the system folders and the toolchain folders of the home (read-only)',
       privateDirs.length ? `${privateDirs.join(', ')} hidden` : '',
       hasGit ? '.git read-only' : '',
       method === 'overlay'
@@ -678,7 +699,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
         () => {
           const opened = access;
           access = undefined;
-          return Promise.all([opened?.revoke(), closeProxy()]).then(() => undefined);
+          return Promise.all([opened?.revoke(), closeProxy(), runCache.remove()]).then(() => undefined);
         },
         () => undefined,
       )),

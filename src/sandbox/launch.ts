@@ -1,9 +1,19 @@
 import { keyringStep, type KeyringTool } from './keyring.js';
+import type { ViewPlan } from './view.js';
 import { join } from 'node:path';
 import type { CommandLimits } from './limits.js';
-import { prlimitArgs } from './limits.js';
+import { limitSteps, rlimits } from './limits.js';
 import type { Account, RootAccess } from './user.js';
-import { PREP_STEP, prepArgs, type OverlayAccess, type OverlaySyscalls } from './overlay.js';
+import {
+  archArgs,
+  PERL_FLAGS,
+  PREP_STEP,
+  prepArgs,
+  VIEW_CALLS,
+  type OverlayAccess,
+  type OverlaySyscalls,
+} from './overlay.js';
+import { VIEW_STEP } from './perl/scripts.js';
 
 /** Programs the launch runs, each resolved once to an absolute path in a system folder. */
 export interface LaunchBins {
@@ -20,6 +30,9 @@ export interface LaunchBins {
   sh: string;
   env: string;
   kill: string;
+  pivot_root: string;
+  findmnt: string;
+  ln: string;
   /** Perl or keyctl, for the session keyring each command gets of its own (keyring.ts). */
   keyring: KeyringTool;
 }
@@ -31,24 +44,20 @@ export interface LaunchPlan {
   bins: LaunchBins;
   /** Real path of the workspace. */
   workspace: string;
-  /** The workspace's top-level folder (`/home`, `/tmp`, `/work`), covered by an empty tmpfs; undefined when the workspace is itself at the top. */
-  hide?: string;
-  /** The mode of that tmpfs: 1777 when it is a scratch folder everyone writes to (/tmp), else 0755. */
-  hideMode: string;
-  /** An existing folder outside `hide`, briefly covered by a tmpfs that holds the binds being moved. */
+  /** An existing folder outside the view's sources, covered by a private tmpfs that holds the parked binds and the new root. */
   stash: string;
-  /** Scratch folders inside `hide` on the way down to the workspace: remade world-writable (1777). */
-  sticky: string[];
-  /** World-writable scratch folders (/tmp, /var/tmp, /dev/shm) given a fresh tmpfs, unless hidden already. */
+  /** What the command sees besides the workspace (view.ts): read-only system folders, home folders, files. */
+  view: ViewPlan;
+  /** Folders every user may write to (/tmp, /var/tmp, /dev/shm): each command gets fresh ones. */
   scratch: string[];
-  /** Private folders outside `hide` and /tmp, each covered by an empty tmpfs. */
-  covered: string[];
-  /** The machine's other world-writable scratch folders (sticky: /run/lock, /var/crash), each given a fresh tmpfs. */
-  shared: string[];
-  /** World-writable folders that are not scratch (a tool cache made 0777), bound read-only in place. */
-  sharedReadOnly: string[];
+  /** A folder of this run's own, the sandbox user's, bound writable at the command's HOME/.cache (GOCACHE and other build caches); undefined: none. */
+  cache?: string;
+  /** The sandbox account's home in /etc/passwd (the JVM's user.home): a link to the command's HOME in the view. */
+  accountHome?: string;
   /** Each command gets a session keyring of its own, and the sandbox user's own keyrings are emptied. */
   freshKeyring: boolean;
+  /** Tests only: the command keeps root's capability bounding set (no --bounding-set=-all). */
+  keepBoundingSet?: boolean;
   /** Tests only: the command shares the machine's System V IPC and host name (no --ipc, --uts). */
   keepIpcUts?: boolean;
   /** Bound read-only at their real path: the workspace's `.git` (a folder, or a worktree's file), the saved outputs. */
@@ -64,6 +73,12 @@ export interface LaunchPlan {
   network?: NetworkPlan;
   /** The overlay access method (overlay.ts); undefined: the workspace is shared by access.ts's walks. */
   overlay?: OverlayPlan;
+  /**
+   * Perl and this architecture's syscall numbers: the view is built by perl/view.pl, one process
+   * (about 10 ms); undefined (no Perl, or an architecture whose numbers are not known): by the
+   * PRELUDE below, which starts some seventy programs (about 600 ms).
+   */
+  perl?: { perl: string; syscalls: OverlaySyscalls };
 }
 
 export interface OverlayPlan {
@@ -95,38 +110,54 @@ export const SANDBOX_HOME = '/tmp/home';
 /** Folders every user may write to; each command gets empty ones, so nothing passes between commands. */
 export const SCRATCH_DIRS = ['/tmp', '/var/tmp', '/dev/shm'];
 
-// Runs as root inside the command's new mount and PID namespace, before privileges are dropped.
-// Every path and program arrives as a positional parameter; nothing is pasted into the script.
-// The mounts are private to the namespace (unshare makes propagation private), so they vanish with
-// it and nothing outside changes.
-//  1. Binds that must survive the hiding are parked under a tmpfs on $stash. With the overlay
-//     method, PREP_STEP (overlay.ts) then mounts the command's overlay on the workspace and covers
-//     its private paths (before the hiding, which carries those mounts with the workspace); an MCP
+// The view a command gets is built by perl/view.pl (one Perl process, direct system calls: about
+// 10 ms), which also sets the limits, drops to the sandbox user and joins the new keyring. Where
+// there is no Perl of a known architecture it is built by this script and the programs it starts
+// (some seventy: about 600 ms a command), then prlimit, setpriv and the keyring step; both do the
+// same steps in the same order, and the tests run both (test/sandbox/setup.test.ts).
+//
+// Runs as root (bash) inside the command's new mount and PID namespace, before privileges are
+// dropped. Every path and program arrives as a positional parameter; nothing is pasted into the
+// script. The mounts are private to the namespace (unshare makes propagation private), so they
+// vanish with it and nothing outside changes.
+//  1. Binds that must be taken before the overlay is mounted (the checkout's own `.git`, the saved
+//     outputs) are parked under a tmpfs on $stash. With the overlay method, PREP_STEP (overlay.ts)
+//     then mounts the command's overlay on the workspace and covers its private paths; an MCP
 //     server's read-only view is bound after it.
-//  2. The workspace's top-level folder is covered by an empty tmpfs, and the workspace path is
-//     rebuilt inside it and bound back: what is above the workspace (a private HOME with its
-//     .netrc, RUNNER_TEMP next to the checkout) is simply not there, while absolute paths into the
-//     workspace (virtualenvs, node_modules/.bin) keep working.
-//  3. /tmp, /var/tmp, /dev/shm and the private folders outside the hidden one get empty tmpfs of
-//     their own: a command finds nothing there, and what it leaves there goes with it. A scratch
-//     folder on the way down to the workspace (a checkout under /var/tmp) is made 1777 again.
-//  4. The read-only folders are bound back at their real paths. A mount point cannot be renamed
-//     or removed (EBUSY), so `.git` can be neither written nor replaced.
-//  5. (Before step 4's binds.) The machine's other world-writable folders, found at set-up: a
-//     scratch one (sticky, like /run/lock) gets an empty tmpfs as /tmp does, so what a command
-//     leaves there is gone with it and it finds nothing an earlier run left; one that is not
-//     scratch (a tool cache made 0777, which commands must still run programs from) is bound
-//     read-only in place, with the mounts below it, so no command can change what a later step or
-//     run will use. One removed since the set-up is passed over (the folder above it is not one
-//     the sandbox user may write to).
-//  6. The working folder is entered again through the new mounts: the cwd inherited from the
-//     parent still points into the covered tree, where `..` would lead past the hiding.
-const PRELUDE = String.raw`set -eu
+//  2. A new root is built on a tmpfs from an allowlist (view.ts): the system folders, bound
+//     read-only with every mount below them; fresh /tmp, /var/tmp and /dev/shm; empty tmpfs over
+//     the private folders inside those trees and over the way down to a workspace that lies in
+//     one; the command's HOME with the run's cache folder and the runner's toolchain folders
+//     (read-only; a credential file in one covered by an empty file, Maven's settings by an empty
+//     <settings/>); single files /etc links to; the workspace; the parked binds, read-only; /proc
+//     of the command's PID namespace, /sys read-only (without the cgroups below it) and a few
+//     device nodes with a pseudo-terminal instance of its own. Links come last, so nothing is made through one.
+//  3. pivot_root moves the namespace into it, and the old root is detached: whatever the machine
+//     holds beyond the allowlist (/run and its sockets, /home, /root, /srv, /mnt, RUNNER_TEMP) is
+//     not in the command's namespace at all.
+//  4. The working folder is entered again in the new root.
+// (`%{` stands for the shell's `${`, which the template literal would take for its own.)
+const PRELUDE = String.raw`set -euo pipefail
 umask 022
-mount=$1 umount=$2 mkdir=$3 chown=$4 chmod=$5; shift 5
-ws=$1 hide=$2 hide_mode=$3 stash=$4 owner=$5 home=$6 cwd=$7; shift 7
+mount=$1 umount=$2 mkdir=$3 chown=$4 chmod=$5 pivot=$6 findmnt=$7 ln=$8; shift 8
+ws=$1 stash=$2 owner=$3 home=$4 cwd=$5; shift 5
 view=$1 perl=$2 prep=$3 nr=$4 mnr=$5 layer=$6; shift 6
+cache=$1 uhome=$2; shift 2
 fail() { echo "patchloop sandbox: $*" >&2; exit 125; }
+# read-only: every mount in the new root that is, or lies below, one of the paths given
+ro() {
+  local list m p
+  list=$("$findmnt" -R -n -r -o TARGET -- "$r") || fail "cannot list the mounts of the new root"
+  while IFS= read -r m; do
+    m=$(printf '%b' "$m")
+    for p do
+      case $m in "$r$p" | "$r$p"/*)
+        "$mount" -o remount,bind,ro "$m" || fail "cannot make $m read-only"
+        break ;;
+      esac
+    done
+  done <<< "$list"
+}
 n=$1; shift
 "$mount" -t tmpfs -o mode=0700,size=64k patchloop-stash "$stash"
 i=0
@@ -142,78 +173,142 @@ done
 shift "$n"
 c=$1; shift
 if [ "$view" = overlay ] || [ "$view" = in-place ]; then
-  "$perl" -t -X -e "$prep" -- "$view" "$nr" "$mnr" "$ws" "$stash" "$layer" "$@"
+  "$perl" -t -X -e "$prep" -- "--view=$view" "--sys-unshare=$nr" "--sys-mount=$mnr" "--workspace=$ws" "--stash=$stash" "--layer=$layer" "$@"
 fi
 shift "$c"
-if [ -n "$hide" ]; then
-  "$mkdir" "$stash/ws"
-  "$mount" --rbind "$ws" "$stash/ws"
-  "$mount" -t tmpfs -o "mode=$hide_mode" patchloop-hidden "$hide"
-  "$mkdir" -p "$ws"
-  "$mount" --rbind "$stash/ws" "$ws"
-fi
-if [ "$view" = read-only ]; then
-  "$mount" --rbind "$ws" "$ws"
-  "$mount" -o remount,bind,ro "$ws"
-fi
+r=$stash/root
+"$mkdir" "$r"
+"$mount" -t tmpfs -o mode=0755,nosuid,nodev,size=1m patchloop-root "$r"
+t=$1; shift
+trees=()
+while [ "$t" -gt 0 ]; do
+  if [ -d "$1" ] && [ ! -h "$1" ]; then trees+=("$1"); fi
+  shift; t=$((t-1))
+done
+"$mkdir" -p "%{trees[@]/#/$r}" "$r/sys"
+for src in "%{trees[@]}"; do "$mount" --rbind "$src" "$r$src"; done
+# /sys without what is mounted below it (cgroups)
+if [ -d /sys ]; then "$mount" --bind /sys "$r/sys"; fi
+ro "%{trees[@]}" /sys
 t=$1; shift
 while [ "$t" -gt 0 ]; do
-  "$chmod" 1777 "$1"
+  "$mkdir" -p "$r$1"
+  "$mount" -t tmpfs -o mode=1777,nosuid,nodev patchloop-scratch "$r$1"
   shift; t=$((t-1))
 done
 t=$1; shift
 while [ "$t" -gt 0 ]; do
-  [ -d "$1" ] || "$mkdir" -p "$1"
-  "$mount" -t tmpfs -o mode=1777 patchloop-scratch "$1"
+  if [ -h "$r$1" ]; then fail "$1 is a symbolic link"; fi
+  [ ! -d "$r$1" ] || "$mount" -t tmpfs -o mode=0755,size=64k patchloop-private "$r$1"
   shift; t=$((t-1))
 done
-p=$1; shift
-while [ "$p" -gt 0 ]; do
-  "$mount" -t tmpfs -o mode=0755,size=64k patchloop-private "$1"
-  shift; p=$((p-1))
-done
-w=$1; shift
-while [ "$w" -gt 0 ]; do
-  if [ -h "$1" ] || { [ -e "$1" ] && [ ! -d "$1" ]; }; then fail "$1 is no longer a folder"; fi
-  [ ! -d "$1" ] || "$mount" -t tmpfs -o mode=1777 patchloop-shared "$1"
-  shift; w=$((w-1))
-done
-r=$1; shift
-while [ "$r" -gt 0 ]; do
-  if [ -h "$1" ] || { [ -e "$1" ] && [ ! -d "$1" ]; }; then fail "$1 is no longer a folder"; fi
-  if [ -d "$1" ]; then
-    "$mount" --rbind "$1" "$1"
-    "$mount" -o remount,bind,ro "$1"
+"$mkdir" -p -m 0700 "$r$home"
+"$chown" "$owner" "$r$home"
+if [ -n "$cache" ]; then
+  "$mkdir" "$r$home/.cache"
+  "$mount" --bind "$cache" "$r$home/.cache"
+fi
+: > "$stash/blank"
+echo '<settings/>' > "$stash/blank-settings"
+echo '<settingsSecurity/>' > "$stash/blank-security"
+"$mkdir" "$stash/blankd"
+"$chmod" 0444 "$stash/blank" "$stash/blank-settings" "$stash/blank-security"
+"$chmod" 0555 "$stash/blankd"
+t=$1; shift
+srcs=() dsts=() mine=()
+while [ "$t" -gt 0 ]; do
+  if [ -d "$1" ] && [ ! -h "$1" ]; then
+    srcs+=("$1") dsts+=("$2")
+    # the folders made on the way down inside HOME are the command's own (a fresh tmpfs: no links)
+    p=%{2%/*}
+    while [ "%{p#"$home"/}" != "$p" ]; do mine+=("$r$p"); p=%{p%/*}; done
   fi
-  shift; r=$((r-1))
+  shift 2; t=$((t-1))
 done
-"$mkdir" -p -m 0700 "$home"
-"$chown" "$owner" "$home"
+if [ "%{#dsts[@]}" -gt 0 ]; then
+  "$mkdir" -p "%{dsts[@]/#/$r}"
+  if [ "%{#mine[@]}" -gt 0 ]; then "$chown" -h "$owner" "%{mine[@]}"; fi
+  for i in "%{!srcs[@]}"; do "$mount" --rbind "%{srcs[$i]}" "$r%{dsts[$i]}"; done
+  ro "%{dsts[@]}"
+fi
+t=$1; shift
+while [ "$t" -gt 0 ]; do
+  src=$1 dst=$2; shift 2; t=$((t-1))
+  [ -f "$src" ] && [ ! -h "$src" ] || continue
+  "$mkdir" -p "$r%{dst%/*}"
+  : > "$r$dst"
+  "$mount" --bind "$src" "$r$dst"
+  "$mount" -o remount,bind,ro "$r$dst"
+done
+t=$1; shift
+while [ "$t" -gt 0 ]; do
+  d=$r$1; shift; t=$((t-1))
+  case %{d##*/} in
+    settings.xml) b=$stash/blank-settings ;;
+    settings-security.xml) b=$stash/blank-security ;;
+    *) b=$stash/blank ;;
+  esac
+  if [ -h "$d" ]; then continue
+  elif [ -f "$d" ]; then "$mount" --bind "$b" "$d"
+  elif [ -d "$d" ]; then "$mount" --bind "$stash/blankd" "$d"
+  else continue; fi
+  "$mount" -o remount,bind,ro "$d"
+done
+"$mkdir" -p "$r$ws"
+"$mount" --rbind "$ws" "$r$ws"
+if [ "$view" = read-only ]; then "$mount" -o remount,bind,ro "$r$ws"; fi
 i=0
 while [ "$i" -lt "$n" ]; do
-  [ -e "$1" ] || "$mkdir" -p "$1"
-  "$mount" --bind "$stash/$i" "$1"
-  "$mount" -o remount,bind,ro "$1"
+  d=$r$1
+  if [ -d "$stash/$i" ]; then [ -d "$d" ] || "$mkdir" -p "$d"; else [ -e "$d" ] || : > "$d"; fi
+  "$mount" --bind "$stash/$i" "$d"
+  "$mount" -o remount,bind,ro "$d"
   shift; i=$((i+1))
 done
-"$umount" -l "$stash"
+"$mkdir" -p "$r/proc" "$r/dev/pts"
+"$mount" --rbind /proc "$r/proc"
+for d in null zero full random urandom tty; do
+  [ -c "/dev/$d" ] || continue
+  : > "$r/dev/$d"
+  "$mount" --bind "/dev/$d" "$r/dev/$d"
+done
+"$ln" -s /proc/self/fd "$r/dev/fd"
+"$ln" -s /proc/self/fd/0 "$r/dev/stdin"
+"$ln" -s /proc/self/fd/1 "$r/dev/stdout"
+"$ln" -s /proc/self/fd/2 "$r/dev/stderr"
+if "$mount" -t devpts -o newinstance,ptmxmode=0666,mode=0620 patchloop-pts "$r/dev/pts" 2>/dev/null; then
+  "$ln" -s pts/ptmx "$r/dev/ptmx"
+fi
+if [ -n "$uhome" ] && [ ! -e "$r$uhome" ] && [ ! -h "$r$uhome" ]; then
+  "$mkdir" -p "$r%{uhome%/*}"
+  "$ln" -s "$home" "$r$uhome"
+fi
+t=$1; shift
+while [ "$t" -gt 0 ]; do
+  [ -e "$r$1" ] || [ -h "$r$1" ] || "$ln" -s "$2" "$r$1"
+  shift 2; t=$((t-1))
+done
+cd "$r"
+"$pivot" . .
+"$umount" -l .
 cd "$cwd" || fail "cannot enter $cwd"
-exec "$@"`;
+exec "$@"`.replaceAll('%{', '${');
 
 // PID 1 of the command's namespace. The kernel delivers to a namespace's init only the signals it
 // has handlers for, so this small init traps them and passes them on to the command (running as
 // its own job, so a Ctrl-C reaches it too); when the command ends, init ends, and the kernel kills
 // everything left in the namespace, daemons that ignore SIGTERM or left with setsid included.
 // Its own job notices ("[1]+ Done") go to /dev/null; the command keeps the real stderr.
-// umask 002: under the workspace's default ACLs a new file's ACL mask is its group bits, so with
-// 022 patchloop's own user (named in those ACLs when it is not root) could read but not edit what
-// a command created; the file's group is the sandbox user's own, so nobody else gains anything.
+// Its umask ($3) is the user's usual 022 (a command's files 0644, folders 0755), except under group
+// access (access.ts's fallback without setfacl), where what a command makes joins the workspace's
+// group by the folders' setgid bit and must be writable by it: 002 there. (Under the ACL walks the
+// folders' default ACLs decide a new file's mode, whatever the umask.)
 // First it closes every descriptor above 2: one the runner (or anything that started patchloop)
 // left open without close-on-exec reaches every process patchloop starts, and a command must
 // not write into the runner's pipes or files through it.
 const NAMESPACE_INIT = [
   'for f in /proc/self/fd/*; do n=${f##*/}; [ "$n" -gt 2 ] && exec {n}>&-; done',
-  'umask 002',
+  'umask "$3"',
   'exec 3>&2 2>/dev/null',
   'set -m',
   'trap \'kill -TERM -- -"$c"\' TERM INT HUP',
@@ -301,6 +396,9 @@ function networkStep(plan: LaunchPlan): string[] {
   ];
 }
 
+const counted = (items: readonly string[]) => [String(items.length), ...items];
+const pairs = (items: readonly [string, string][]) => [String(items.length), ...items.flat()];
+
 /** The argv that runs `command` in `cwd` as the sandbox user, as root would start it (no sudo). */
 export function commandArgv(
   plan: LaunchPlan,
@@ -312,9 +410,8 @@ export function commandArgv(
   const { bins, account } = plan;
   const ovl = plan.overlay;
   const overlay = ovl !== undefined && view.layer !== undefined && !view.readOnly;
-  const prep = overlay
-    ? prepArgs(ovl.syscalls, ovl.access.owner, account, ovl.access.reader, ovl.access.hidden)
-    : [];
+  const mode = overlay ? (ovl.inPlace ? 'in-place' : 'overlay') : view.readOnly ? 'read-only' : 'shared';
+  const layer = overlay ? join(ovl.access.state, String(view.layer)) : '';
   const argv = [
     // if patchloop (or sudo) dies, unshare dies, and with it the whole namespace (--kill-child)
     bins.setpriv,
@@ -326,8 +423,138 @@ export function commandArgv(
       (o) => !plan.keepIpcUts || (o !== '--ipc' && o !== '--uts'),
     ),
     '--',
+  ];
+  if (plan.perl) {
+    // the view, the limits, the sandbox user's ids and its keyring: one Perl process
+    argv.push(...perlView(plan, plan.perl, cwd, mode, layer, overlay, timeoutMs));
+  } else {
+    argv.push(
+      ...bashView(plan, cwd, mode, layer, overlay, timeoutMs),
+      bins.setpriv,
+      '--reuid',
+      String(account.uid),
+      '--regid',
+      String(account.gid),
+      '--clear-groups',
+      '--no-new-privs',
+      '--inh-caps=-all',
+      ...(plan.keepBoundingSet ? [] : ['--bounding-set=-all']),
+      '--',
+    );
+    // as the sandbox user, just before the command: its own session keyring, @u and @us emptied
+    if (plan.freshKeyring) argv.push(...keyringStep(bins.keyring, bins.sh));
+  }
+  argv.push(
+    bins.bash,
+    '-c',
+    NAMESPACE_INIT,
+    'patchloop-init',
+    command,
+    bins.bash,
+    plan.groupAccess ? '002' : '022',
+  );
+  return argv;
+}
+
+/** prep.pl's arguments for this command's overlay, `--end` last. */
+function prepFor(plan: LaunchPlan, mode: string, layer: string): string[] {
+  const ovl = plan.overlay!;
+  const { access, syscalls } = ovl;
+  return [
+    `--view=${mode}`,
+    `--sys-unshare=${syscalls.unshare}`,
+    `--sys-mount=${syscalls.mount}`,
+    `--workspace=${plan.workspace}`,
+    `--stash=${plan.stash}`,
+    `--layer=${layer}`,
+    ...prepArgs(syscalls, access.owner, plan.account, access.reader, access.hidden),
+  ];
+}
+
+/**
+ * The steps up to the exec of setpriv, by perl/view.pl in one process: the network namespace's
+ * loopback and bridge, the parked binds, the overlay (prep.pl), the new root, pivot_root, the
+ * limits. Every path is an argument of its own, named; nothing is pasted into the program.
+ */
+function perlView(
+  plan: LaunchPlan,
+  perl: NonNullable<LaunchPlan['perl']>,
+  cwd: string,
+  mode: string,
+  layer: string,
+  overlay: boolean,
+  timeoutMs: number | undefined,
+): string[] {
+  const v = plan.view;
+  const { account } = plan;
+  const net = plan.network;
+  const named = (name: string, items: readonly string[]) => items.map((p) => `--${name}=${p}`);
+  const paired = (name: string, second: string, items: readonly [string, string][]) =>
+    items.flatMap(([a, b]) => [`--${name}=${a}`, `--${second}=${b}`]);
+  return [
+    perl.perl,
+    ...PERL_FLAGS,
+    '-e',
+    VIEW_STEP,
+    '--',
+    ...archArgs(perl.syscalls, VIEW_CALLS),
+    `--workspace=${plan.workspace}`,
+    `--stash=${plan.stash}`,
+    `--cwd=${cwd}`,
+    `--owner=${account.uid}:${account.gid}`,
+    `--home=${SANDBOX_HOME}`,
+    `--view=${mode}`,
+    `--cache=${plan.cache ?? ''}`,
+    `--account-home=${plan.accountHome ?? ''}`,
+    ...named('read-only', plan.readOnly),
+    ...named('tree', v.trees),
+    ...named('scratch', plan.scratch),
+    ...named('cover', v.covers),
+    ...paired('bind', 'at', v.binds),
+    ...paired('file', 'at', v.files),
+    ...named('blank', v.blanks),
+    ...paired('link', 'to', v.links),
+    ...(plan.limits
+      ? [
+          ...rlimits(plan.limits, timeoutMs).map(([name, soft, hard]) => `--rlimit=${name}:${soft}:${hard}`),
+          '--oom-first=1',
+        ]
+      : []),
+    ...(net ? ['--net-lo=1'] : []),
+    ...(net?.bridge
+      ? [
+          `--bridge-node=${net.bridge.node}`,
+          `--bridge-dir=${net.bridge.socketDir}`,
+          `--bridge-uid=${account.uid}`,
+          `--bridge-gid=${account.gid}`,
+          `--bridge-code=${BRIDGE}`,
+        ]
+      : []),
+    ...(plan.freshKeyring ? ['--fresh-keyring=1'] : []),
+    ...(plan.keepBoundingSet ? ['--keep-bounding-set=1'] : []),
+    ...(overlay ? ['--prep', ...prepFor(plan, mode, layer)] : []),
+    '--',
+  ];
+}
+
+/** The same steps by bash and some seventy programs (the PRELUDE): where there is no Perl. */
+function bashView(
+  plan: LaunchPlan,
+  cwd: string,
+  mode: string,
+  layer: string,
+  overlay: boolean,
+  timeoutMs: number | undefined,
+): string[] {
+  const { bins, account } = plan;
+  const v = plan.view;
+  const ovl = plan.overlay;
+  const prep = overlay
+    ? prepArgs(ovl!.syscalls, ovl!.access.owner, account, ovl!.access.reader, ovl!.access.hidden)
+    : [];
+  return [
     ...networkStep(plan),
-    bins.sh,
+    bins.bash,
     '-c',
     PRELUDE,
     'patchloop-prelude',
@@ -336,52 +563,34 @@ export function commandArgv(
     bins.mkdir,
     bins.chown,
     bins.chmod,
+    bins.pivot_root,
+    bins.findmnt,
+    bins.ln,
     plan.workspace,
-    plan.hide ?? '',
-    plan.hideMode,
     plan.stash,
     `${account.uid}:${account.gid}`,
     SANDBOX_HOME,
     cwd,
-    overlay ? (ovl.inPlace ? 'in-place' : 'overlay') : view.readOnly ? 'read-only' : 'shared',
+    mode,
     ovl?.perl ?? '',
     PREP_STEP,
     String(ovl?.syscalls.unshare ?? 0),
     String(ovl?.syscalls.mount ?? 0),
-    overlay ? join(ovl.access.state, String(view.layer)) : '',
-    String(plan.readOnly.length),
+    layer,
+    plan.cache ?? '',
+    plan.accountHome ?? '',
+    ...counted(plan.readOnly),
+    ...counted(prep),
+    ...counted(v.trees),
+    ...counted(plan.scratch),
+    ...counted(v.covers),
+    ...pairs(v.binds),
+    ...pairs(v.files),
+    ...counted(v.blanks),
     ...plan.readOnly,
-    String(prep.length),
-    ...prep,
-    String(plan.sticky.length),
-    ...plan.sticky,
-    String(plan.scratch.length),
-    ...plan.scratch,
-    String(plan.covered.length),
-    ...plan.covered,
-    String(plan.shared.length),
-    ...plan.shared,
-    String(plan.sharedReadOnly.length),
-    ...plan.sharedReadOnly,
-    ...plan.readOnly,
+    ...pairs(v.links),
+    ...(plan.limits ? limitSteps(bins, plan.limits, timeoutMs) : []),
   ];
-  if (plan.limits) argv.push(bins.prlimit, ...prlimitArgs(plan.limits, timeoutMs), '--');
-  argv.push(
-    bins.setpriv,
-    '--reuid',
-    String(account.uid),
-    '--regid',
-    String(account.gid),
-    '--clear-groups',
-    '--no-new-privs',
-    '--inh-caps=-all',
-    '--bounding-set=-all',
-    '--',
-  );
-  // as the sandbox user, just before the command: its own session keyring, @u and @us emptied
-  if (plan.freshKeyring) argv.push(...keyringStep(bins.keyring, bins.sh));
-  argv.push(bins.bash, '-c', NAMESPACE_INIT, 'patchloop-init', command, bins.bash);
-  return argv;
 }
 
 /** The program, arguments and environment to spawn, through sudo when patchloop is not root. */

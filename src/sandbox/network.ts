@@ -144,6 +144,10 @@ export function networkNote(
   output: string,
 ): string | undefined {
   if (policy.kind === 'all') return undefined;
+  // corepack, told there is no network (COREPACK_ENABLE_NETWORK=0, set with none), names what it wanted
+  const corepack = /Network access disabled by the environment; can't reach (\S+)/.exec(output);
+  if (corepack && policy.kind === 'none')
+    return `[corepack wanted to download ${corepack[1]}: the version package.json's packageManager names is not on this machine, and command-network is none, so commands download nothing. Install that version in a step before patchloop (corepack install), or allow registry.npmjs.org in the workflow's command-network input.]`;
   if (refusedNow.length)
     return `[command-network refused ${listRefused(refusedNow, 5)} (${refusedNow[0]!.reason}). Commands may reach only ${policy.kind === 'hosts' ? policy.hosts.join(', ') : 'their own loopback'}; the workflow's command-network input sets this.]`;
   if (!NO_NETWORK.test(output)) return undefined;

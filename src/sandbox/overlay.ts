@@ -1,9 +1,18 @@
 import { spawn } from 'node:child_process';
-import { lstatSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SandboxSetupError } from './error.js';
-import { asRoot, firstLine, rootArgv, type RootAccess, type RunResult } from './user.js';
+import { APPLY_STEP, PREP_STEP } from './perl/scripts.js';
+import { asRoot, firstLine, rootArgv, run, type RootAccess, type RunResult } from './user.js';
 
 // The overlay access method: what commands write lands in a layer of patchloop's own, and
 // patchloop moves it into the checkout when the command has ended. Nothing of the checkout is
@@ -74,43 +83,126 @@ import { asRoot, firstLine, rootArgv, type RootAccess, type RunResult } from './
 // of access.ts.
 
 /**
- * Syscall numbers the Perl steps use. open_tree, move_mount, mount_setattr, fsopen, fsconfig and
- * fsmount are the same on both.
+ * What the root-run Perl (perl/prep.pl, perl/view.pl, perl/apply.pl) needs of the architecture, in one table:
+ * syscall numbers, and the open(2) flags that differ (x86_64 has its own; aarch64 the generic
+ * ones). Each is handed to the scripts by name (`--sys-NAME=N`, `--o-NAME=N`).
  */
 export interface OverlaySyscalls {
   unshare: number;
-  lgetxattr: number;
-  lremovexattr: number;
-  fchownat: number;
-  mknodat: number;
   mount: number;
+  umount2: number;
+  pivot_root: number;
+  prlimit64: number;
+  setresuid: number;
+  setresgid: number;
+  capset: number;
+  prctl: number;
+  keyctl: number;
   setfsuid: number;
   setfsgid: number;
   setgroups: number;
+  open_tree: number;
+  move_mount: number;
+  mount_setattr: number;
+  fsopen: number;
+  fsconfig: number;
+  fsmount: number;
+  openat: number;
+  mkdirat: number;
+  fchownat: number;
+  unlinkat: number;
+  renameat2: number;
+  fchmodat: number;
+  statx: number;
+  getdents64: number;
+  fgetxattr: number;
+  fremovexattr: number;
+  lremovexattr: number;
+  mknodat: number;
+  readlinkat: number;
+  symlinkat: number;
+  utimensat: number;
+  /** open(2) flags, not syscalls: O_DIRECTORY and O_NOFOLLOW */
+  o_directory: number;
+  o_nofollow: number;
 }
+
+// the new mount API's calls have one number everywhere
+const MOUNT_API = {
+  open_tree: 428,
+  move_mount: 429,
+  fsopen: 430,
+  fsconfig: 431,
+  fsmount: 432,
+  mount_setattr: 442,
+};
 
 const SYSCALLS: Readonly<Record<string, OverlaySyscalls>> = {
   x64: {
+    ...MOUNT_API,
     unshare: 272,
-    lgetxattr: 192,
-    lremovexattr: 198,
-    fchownat: 260,
-    mknodat: 259,
     mount: 165,
+    umount2: 166,
+    pivot_root: 155,
+    prlimit64: 302,
+    setresuid: 117,
+    setresgid: 119,
+    capset: 126,
+    prctl: 157,
+    keyctl: 250,
     setfsuid: 122,
     setfsgid: 123,
     setgroups: 116,
+    openat: 257,
+    mkdirat: 258,
+    fchownat: 260,
+    unlinkat: 263,
+    renameat2: 316,
+    fchmodat: 268,
+    statx: 332,
+    getdents64: 217,
+    fgetxattr: 193,
+    fremovexattr: 199,
+    lremovexattr: 198,
+    mknodat: 259,
+    readlinkat: 267,
+    symlinkat: 266,
+    utimensat: 280,
+    o_directory: 0o200000,
+    o_nofollow: 0o400000,
   },
   arm64: {
+    ...MOUNT_API,
     unshare: 97,
-    lgetxattr: 9,
-    lremovexattr: 15,
-    fchownat: 54,
-    mknodat: 33,
     mount: 40,
+    umount2: 39,
+    pivot_root: 41,
+    prlimit64: 261,
+    setresuid: 147,
+    setresgid: 149,
+    capset: 91,
+    prctl: 167,
+    keyctl: 219,
     setfsuid: 151,
     setfsgid: 152,
     setgroups: 159,
+    openat: 56,
+    mkdirat: 34,
+    fchownat: 54,
+    unlinkat: 35,
+    renameat2: 276,
+    fchmodat: 53,
+    statx: 291,
+    getdents64: 61,
+    fgetxattr: 10,
+    fremovexattr: 16,
+    lremovexattr: 15,
+    mknodat: 33,
+    readlinkat: 78,
+    symlinkat: 36,
+    utimensat: 88,
+    o_directory: 0o40000,
+    o_nofollow: 0o100000,
   },
 };
 
@@ -118,228 +210,154 @@ export function overlaySyscalls(): OverlaySyscalls | undefined {
   return SYSCALLS[process.arch];
 }
 
-// As root in the command's namespace, before the workspace's top folder is hidden (the hiding
-// rebinds the workspace with what is mounted on it): one program for every mount the overlay needs.
-//  1. The command's layer: `<layer>/up` (the sandbox user's, 0755: it is the overlay's top folder)
-//     and `<layer>/work`; in the stash, when there are paths to cover, the empty 0000 folder `d`
-//     and file `f` that cover them.
-//  2. The idmapped clone of the workspace's mount tree at `<stash>/l` (open_tree OPEN_TREE_CLONE |
-//     AT_RECURSIVE, mount_setattr MOUNT_ATTR_IDMAP, move_mount): the idmap is that of a user
-//     namespace whose only mapping is the checkout's owner → the sandbox user (uid and gid), made by
-//     a child that exists only to be mapped and is gone when this step ends. With a reader, the
-//     read-only overlay of that clone made with the reader's rights, at `<stash>/a`.
-//  3. The overlay on the workspace: the lower layer of step 2 below, the layer above (view
-//     `in-place`, tests only: the clone itself, bound on the workspace). View `probe` (the set-up's
-//     trial) first checks the reader's overlay on a probe tree of its own.
-//  4. Each private folder covered by `d` and each private file by `f`, bound read-only (mount(2)
-//     MS_BIND, then MS_REMOUNT | MS_BIND | MS_RDONLY). A path that is no longer a folder (or file),
-//     or is a link, is passed over: its inode was checked just before the launch (verify), and no
-//     command of this namespace has run yet.
-// Paths arrive as arguments; the overlay's options name only the stash and the layer, whose
-// paths the set-up checked to hold no separator.
-export const PREP_STEP = String.raw`use strict;
-my ($view, $unshare, $mnr, $ws, $stash, $layer, $fu, $tu, $fg, $tg, $reader, $sfu, $sfg, $sgr, $nd, $nf, @rest) = @ARGV;
-sub fail { print STDERR "patchloop sandbox: the workspace's overlay: $_[0]\n"; exit 125; }
-my $none = undef;
-my $empty = "";
-# tests only: the idmapped clone itself, bound on the workspace (there is no layer to write to)
-$reader = '' if $view eq 'in-place';
-sub mnt { my ($src, $dst, $type, $flags, $data) = @_;
-  syscall(0 + $mnr, defined $src ? "" . $src : $none, "" . $dst, defined $type ? "" . $type : $none, 0 + $flags, defined $data ? "" . $data : $none) == 0 or fail("mount $dst: $!"); }
-# the user namespace whose idmap is the checkout's owner -> the sandbox user (a child that exists only to be mapped)
-pipe(my $r, my $w) or fail("pipe: $!");
-pipe(my $r2, my $w2) or fail("pipe: $!");
-my $pid = fork() // fail("fork: $!");
-if ($pid == 0) {
-  close $r; close $w2;
-  syscall(0 + $unshare, 0x10000000) == 0 or exit 1;
-  syswrite $w, "1"; close $w;
-  sysread $r2, my $x, 1; exit 0;
-}
-close $w; close $r2;
-sysread($r, my $x, 1) or fail("no user namespace for the idmap");
-for (["uid_map", "$fu $tu 1\n"], ["gid_map", "$fg $tg 1\n"]) {
-  open(my $h, '>', "/proc/$pid/$_->[0]") or fail("$_->[0]: $!");
-  print $h $_->[1]; close($h) or fail("$_->[0]: $!");
-}
-open(my $ns, '<', "/proc/$pid/ns/user") or fail("ns: $!");
-close $w2; waitpid $pid, 0;
-mkdir("$stash/e", 0755) or fail("$stash/e: $!");
-# $src's mount tree, idmapped, at $at/l; with a reader, the read-only overlay of it made with the
-# reader's rights at $at/a (returned: the lower layer the command's overlay is to use)
-sub idmapped { my ($src, $at) = @_;
-  mkdir("$at/l") or fail("$at/l: $!");
-  my $fd = syscall(428, -100, "" . $src, 1 | 0x80000 | 0x8000);
-  $fd >= 0 or fail("open_tree: $!");
-  my $attr = pack('QQQQ', 0x00100000, 0, 0, fileno($ns));
-  syscall(442, $fd, $empty, 0x1000 | 0x8000, $attr, 32) == 0 or fail("idmapped mount: $!");
-  syscall(429, $fd, $empty, -100, "$at/l", 4) == 0 or fail("move_mount: $!");
-  return "$at/l" if $reader eq '';
-  mkdir("$at/a") or fail("$at/a: $!");
-  # the layers by descriptor: the reader may not enter the stash, and needs not
-  sysopen(my $l, "$at/l", 0x200000 | 0x10000) or fail("$at/l: $!");
-  sysopen(my $e, "$stash/e", 0x200000 | 0x10000) or fail("$stash/e: $!");
-  my $fs = syscall(430, my $t = "overlay", 1);
-  $fs >= 0 or fail("fsopen: $!");
-  my $lower = "/proc/self/fd/" . fileno($l) . ":/proc/self/fd/" . fileno($e);
-  syscall(431, $fs, 1, my $k = "lowerdir", $lower, 0) == 0 or fail("lowerdir: $!");
-  # the overlay keeps the credentials it is made with and checks every access to a layer with them
-  # as well as with the caller's: made as the reader (no groups, and, once the file system uid is not
-  # root, none of root's file capabilities), it opens only what others may
-  my $g = pack('L', 0);
-  syscall(0 + $sgr, 0, $g) == 0 or fail("setgroups: $!");
-  syscall(0 + $sfg, 0 + $reader); syscall(0 + $sfu, 0 + $reader);
-  # (setfsuid says nothing when it fails; asked with -1, each returns the id in force)
-  syscall(0 + $sfu, -1) == $reader && syscall(0 + $sfg, -1) == $reader or fail("the reader's ids did not take");
-  my $made = syscall(431, $fs, 6, 0, 0, 0);
-  my $why = $!;
-  syscall(0 + $sfu, 0); syscall(0 + $sfg, 0);
-  $made == 0 or fail("the reader's overlay: $why");
-  my $m = syscall(432, $fs, 1, 0);
-  $m >= 0 or fail("fsmount: $!");
-  syscall(429, $m, $empty, -100, "$at/a", 4) == 0 or fail("move_mount: $!");
-  return "$at/a";
-}
-if ($view eq 'probe') {
-  # the trial's own check that the kernel keeps the reader's rights: an owner-only file of the
-  # checkout's owner, through the very mounts, must not open (root's own rights pass the caller's check)
-  my $p = "$stash/p"; mkdir($p, 0755) or fail("$p: $!");
-  for (["o", 0644], ["s", 0600]) { open(my $h, '>', "$p/$_->[0]") or fail("$p: $!"); print $h "x"; close $h;
-    chmod($_->[1], "$p/$_->[0]"); chown($fu, $fg, "$p/$_->[0]") or fail("chown: $!"); }
-  chown($fu, $fg, $p) or fail("chown: $!");
-  mkdir("$stash/q") or fail("$stash/q: $!");
-  my $at = idmapped($p, "$stash/q");
-  open(my $o, '<', "$at/o") or fail("the probe's public file: $!");
-  !open(my $s, '<', "$at/s") && $! == 13 or fail("an owner-only file opens through the reader's overlay");
-}
-mkdir("$layer") or fail("$layer: $!");
-for ("$layer/up", "$layer/work") { mkdir($_, 0755) or fail("$_: $!"); }
-chown($tu, $tg, "$layer/up") or fail("chown: $!");
-if ($nd + $nf) {
-  mkdir("$stash/d", 0) or fail("$stash/d: $!"); chmod(0, "$stash/d");
-  open(my $fh, '>', "$stash/f") or fail("$stash/f: $!"); close $fh; chmod(0, "$stash/f");
-}
-my $lower = idmapped($ws, $stash);
-if ($view eq 'in-place') { mnt($lower, $ws, undef, 4096 | 16384, undef); }
-else { mnt("overlay", $ws, "overlay", 0, "lowerdir=$lower,upperdir=$layer/up,workdir=$layer/work,redirect_dir=off,index=off,metacopy=off,xino=off"); }
-my @folders = @rest[0 .. $nd - 1]; my @files = @rest[$nd .. $nd + $nf - 1];
-for my $p (@folders) { next unless -d $p && !-l $p; mnt("$stash/d", $p, undef, 4096, undef); mnt(undef, $p, undef, 4096 | 32 | 1, undef); }
-for my $p (@files) { next unless -f $p && !-l $p; mnt("$stash/f", $p, undef, 4096, undef); mnt(undef, $p, undef, 4096 | 32 | 1, undef); }
-exit 0;`;
+/** The name Perl's archname starts with on each architecture of the table. */
+const PERL_ARCH: Readonly<Record<string, string>> = { x64: 'x86_64', arm64: 'aarch64' };
 
-// As root, after the command has ended: moves the upper layer $up into the workspace $ws. Entries
-// are taken folder by folder, a folder before what it holds, so the folder an entry goes into has
-// been made a real folder (not a link) by this step when it was not one: nothing written here
-// follows a link of the checkout's, and nothing else writes in the workspace meanwhile (no command
-// runs; the file tools wait for this result). A whiteout (a 0/0 character device) removes its path;
-// an opaque folder (a folder removed and made again) loses what it held before; a file or link is
-// renamed in (copied when the layer is on another file system), owned by the checkout's owner,
-// its mode without setuid, setgid or sticky bits and without the ACL a command may have set on it
-// (it would name the sandbox user on the checkout after the run). `.git` and the covered private paths are never
-// touched. Prints "applied N" and one "error PATH: WHY" line per entry left out.
-export const APPLY_STEP = String.raw`use strict;
-use Fcntl qw(:mode O_RDONLY O_WRONLY O_CREAT O_EXCL O_NOFOLLOW);
-my ($lgetxattr, $lremovexattr, $fchownat, $mknodat, $follow, $spare, $up, $ws, $uid, $gid, $state, $n, @rest) = @ARGV;
-my @hidden = @rest[0 .. $n - 1];
-my ($applied, @errors) = (0);
-sub err { my ($p, $why) = @_; $p =~ s/[\x00-\x1f\x7f]/?/g; push @errors, "$p: $why"; }
-sub covers { my ($r) = @_; for my $h (@hidden) { return 1 if $h eq $r || index($h, "$r/") == 0 || index($r, "$h/") == 0; } return 0; }
-sub opaque { my $p = "" . $_[0]; my $name = "trusted.overlay.opaque"; my $buf = "\0" x 8;
-  my $got = syscall(0 + $lgetxattr, $p, $name, $buf, 8); return $got > 0 && substr($buf, 0, $got) eq 'y'; }
-# ENODATA (61): it had none; EOPNOTSUPP (95): the file system keeps none
-sub noacl { my $p = "" . $_[0]; for my $x ("system.posix_acl_access", "system.posix_acl_default") { my $name = "" . $x;
-  return 0 if syscall(0 + $lremovexattr, $p, $name) != 0 && $! != 61 && $! != 95; } return 1; }
-sub lchown { syscall(0 + $fchownat, -100, "" . $_[0], 0 + $uid, 0 + $gid, 0x100) == 0; }
-# what others may not read (a file) or list and enter (a folder): no command could have seen it, so
-# none removes or replaces it (an earlier step's credentials swapped for a command's own)
-sub private { my @s = lstat $_[0] or return 0; my $m = $s[2];
-  return S_ISDIR($m) ? ($m & 5) != 5 : S_ISREG($m) ? !($m & 4) : 0; }
-my $held;
-# removes a tree without following a link (lstat: a link is removed, never entered); with $guard
-# (a path of the checkout), a private path in it stays, with the folders above it
-sub rmtree { my ($p, $guard) = @_; my @s = lstat $p or return 1;
-  if ($guard && private($p)) { $held = 1; return 0; }
-  if (-d _) { opendir(my $h, $p) or return 0; my @e = grep { $_ ne '.' && $_ ne '..' } readdir $h; closedir $h;
-    my $ok = 1; for (@e) { rmtree("$p/$_", $guard) or $ok = 0; } return $ok && rmdir $p; }
-  return unlink $p; }
-sub remove { my ($r) = @_; my $p = "$ws/$r";
-  return 1 unless defined((lstat $p)[2]);
-  if (covers($r)) { err($r, "holds a private path: left in place"); return 0; }
-  $held = 0;
-  rmtree($p, !$spare) or do { err($r, $held ? "is or holds a private path: left in place" : "could not be removed: $!"); return 0; }; return 1; }
-sub copyin { my ($src, $dst, $mode) = @_;
-  my $tmp = "$dst.patchloop-$$";
-  if (S_ISLNK($mode)) { my $t = readlink($src); defined $t or return 0; symlink($t, $tmp) or return 0; }
-  elsif (S_ISFIFO($mode)) { syscall(0 + $mknodat, -100, "" . $tmp, S_IFIFO | 0600, 0) == 0 or return 0; }
-  elsif (!S_ISREG($mode)) { return 1; }
-  else {
-    sysopen(my $in, $src, O_RDONLY | O_NOFOLLOW) or return 0;
-    sysopen(my $out, $tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600) or return 0;
-    my $buf; while ((my $got = sysread($in, $buf, 1 << 20)) > 0) { syswrite($out, $buf) == $got or return 0; }
-    close $out or return 0; my @s = lstat $src; utime($s[8], $s[9], $tmp);
+// The table's numbers are those of a 64-bit program of this architecture: a perl of another (a
+// 32-bit one on a 64-bit kernel) would make other calls with them.
+const ARCH_PROBE = String.raw`require Config;
+exit($Config::Config{archname} =~ /^\Q$ARGV[0]\E-linux/ && $Config::Config{ptrsize} == 8 ? 0 : 3);`;
+
+const fitting = new Map<string, Promise<boolean>>();
+
+/** Whether this perl is a 64-bit perl of this architecture (asked once per perl). */
+export function perlFits(perl: string): Promise<boolean> {
+  let fits = fitting.get(perl);
+  if (!fits) {
+    const arch = PERL_ARCH[process.arch];
+    fits = arch
+      ? run(perl, [...PERL_FLAGS, '-e', ARCH_PROBE, '--', arch]).then((r) => r.code === 0)
+      : Promise.resolve(false);
+    fitting.set(perl, fits);
   }
-  rename($tmp, $dst) or do { unlink $tmp; return 0; }; return 1; }
-sub walk { my ($rel) = @_;
-  my $dir = $rel eq '' ? $up : "$up/$rel";
-  opendir(my $dh, $dir) or return err($rel, "could not be read: $!");
-  my @names = sort grep { $_ ne '.' && $_ ne '..' } readdir $dh; closedir $dh;
-  for my $name (@names) {
-    my $r = $rel eq '' ? $name : "$rel/$name";
-    next if $r eq '.git';
-    my ($src, $dst) = ("$up/$r", "$ws/$r");
-    my @s = lstat $src or do { err($r, "vanished"); next; };
-    my $mode = $s[2];
-    if (grep { $_ eq $r || index($r, "$_/") == 0 } @hidden) { err($r, "a private path: left in place"); next; }
-    if (S_ISCHR($mode) && $s[6] == 0) { $applied++ if remove($r); next; }
-    if (S_ISDIR($mode)) {
-      my @d = $follow ? stat $dst : lstat $dst;
-      if (@d && !S_ISDIR($d[2])) { remove($r) or next; @d = (); }
-      if (@d && !$spare && private($dst)) { err($r, "a private path: left in place"); next; }
-      my $made = !@d;
-      if ($made) { mkdir($dst, 0700) or do { err($r, "could not be made: $!"); next; }; $applied++;
-        lchown($dst) or err($r, "could not be given to the checkout's owner: $!"); }
-      elsif (opaque($src)) {
-        opendir(my $h, $src) or do { err($r, "could not be read: $!"); next; };
-        my %keep = map { $_ => 1 } readdir $h; closedir $h;
-        if (opendir(my $old, $dst)) {
-          my @gone = grep { $_ ne '.' && $_ ne '..' && !$keep{$_} } readdir $old; closedir $old;
-          for my $o (@gone) { $applied++ if remove("$r/$o"); }
-        }
-      }
-      # a folder only passed through keeps its inode untouched (no ctime for git to see)
-      chmod($mode & 0777, $dst) if $made || ((lstat $dst)[2] & 07777) != ($mode & 0777);
-      walk($r);
-      next;
-    }
-    if (S_ISREG($mode) || S_ISLNK($mode) || S_ISFIFO($mode) || S_ISSOCK($mode)) {
-      my @d = lstat $dst;
-      if (@d && !$spare && private($dst)) { err($r, "a private path: left in place"); next; }
-      if (@d && S_ISDIR($d[2])) { remove($r) or next; }
-      if (!rename($src, $dst)) {
-        if ($! == 18) { copyin($src, $dst, $mode) or do { err($r, "could not be copied in: $!"); next; }; }
-        else { err($r, "could not be moved in: $!"); next; }
-      }
-      # a file still the sandbox user's, or with its ACL, is reported, not passed over
-      lchown($dst) or err($r, "could not be given to the checkout's owner: $!");
-      S_ISLNK($mode) or noacl($dst) or err($r, "its ACL could not be removed: $!");
-      S_ISLNK($mode) or chmod($mode & 0777, $dst) or err($r, "its mode could not be set: $!");
-      $applied++;
-      next;
-    }
-    err($r, "a device: left out");
-  }
+  return fits;
 }
-walk('');
-# the command's own layer (its work folder is 0000): no guard
-rmtree($state, 0) unless @errors;
-print "applied $applied\n";
-print "error $_\n" for @errors;
-exit 0;`;
+
+/** The named arguments `--sys-NAME=N` and `--o-NAME=N` of the given entries of the table. */
+export function archArgs(numbers: OverlaySyscalls, names: (keyof OverlaySyscalls)[]): string[] {
+  return names.map((k) =>
+    k.startsWith('o_') ? `--o-${k.slice(2)}=${numbers[k]}` : `--sys-${k}=${numbers[k]}`,
+  );
+}
+
+/** What prep.pl takes of the table (unshare and mount come from the prelude, launch.ts). */
+const PREP_CALLS: (keyof OverlaySyscalls)[] = [
+  'setfsuid',
+  'setfsgid',
+  'setgroups',
+  'open_tree',
+  'move_mount',
+  'mount_setattr',
+  'fsopen',
+  'fsconfig',
+  'fsmount',
+  'o_directory',
+];
+
+/** What view.pl takes of the table (besides prep.pl's, for the overlay). */
+export const VIEW_CALLS: (keyof OverlaySyscalls)[] = [
+  'mount',
+  'umount2',
+  'pivot_root',
+  'prlimit64',
+  'setgroups',
+  'setresuid',
+  'setresgid',
+  'capset',
+  'prctl',
+  'keyctl',
+];
+
+/** What apply.pl takes of the table. */
+const APPLY_CALLS: (keyof OverlaySyscalls)[] = [
+  'openat',
+  'mkdirat',
+  'fchownat',
+  'unlinkat',
+  'renameat2',
+  'fchmodat',
+  'statx',
+  'getdents64',
+  'fgetxattr',
+  'fremovexattr',
+  'lremovexattr',
+  'mknodat',
+  'readlinkat',
+  'symlinkat',
+  'utimensat',
+  'o_directory',
+  'o_nofollow',
+];
+
+// The steps themselves, with what each does, are perl/prep.pl (as root in each command's
+// namespace, before the workspace's top folder is hidden: the layer, the idmapped clone, the
+// reader's overlay, the command's overlay, the covers) and perl/apply.pl (as root once the command
+// has ended: the move, by descriptors, within a byte and time budget, all or nothing).
+export { APPLY_STEP, PREP_STEP };
 
 export const PERL_FLAGS = ['-t', '-X'] as const;
 
 /** Past this many private paths the overlay is not used: each is covered in every command's namespace. */
 export const MAX_PRIVATE_PATHS = 5000;
+
+/**
+ * What one move may cost. Past `bytes` written by copying (the layer on another file system than
+ * the checkout: a file counts by its apparent size, so a sparse one counts as what would be
+ * written out), or `seconds` before everything is in place, nothing of the command's writes is
+ * moved and the model is told. `waitSeconds`: how long the command's processes may take to be gone
+ * after it ended (the kernel's kill of its PID namespace) before the move gives up the same way.
+ * Renames within one file system write no data and count nothing.
+ */
+export interface MoveBudget {
+  bytes: number;
+  seconds: number;
+  waitSeconds: number;
+}
+
+export const MOVE_BUDGET: Readonly<MoveBudget> = { bytes: 1024 ** 3, seconds: 120, waitSeconds: 30 };
+
+/** apply.pl's named arguments. */
+export function applyArgs(
+  numbers: OverlaySyscalls,
+  o: {
+    layer: string;
+    workspace: string;
+    owner: { uid: number; gid: number };
+    own: string;
+    budget: MoveBudget;
+    follow: boolean;
+    spare: boolean;
+    hidden: string[];
+  },
+): string[] {
+  return [
+    `--layer=${o.layer}`,
+    `--workspace=${o.workspace}`,
+    `--uid=${o.owner.uid}`,
+    `--gid=${o.owner.gid}`,
+    `--own=${o.own}`,
+    `--max-bytes=${Math.floor(o.budget.bytes)}`,
+    `--max-seconds=${Math.floor(o.budget.seconds)}`,
+    `--wait-seconds=${Math.floor(o.budget.waitSeconds)}`,
+    `--follow=${o.follow ? 1 : 0}`,
+    `--spare=${o.spare ? 1 : 0}`,
+    ...archArgs(numbers, APPLY_CALLS),
+    ...o.hidden.map((h) => `--hidden=${h}`),
+  ];
+}
+
+/** What the model is told of a move: nothing when all of it went in. */
+export function moveNote(r: RunResult, dir: string): string | undefined {
+  if (r.code !== 0)
+    return `what the command wrote could not be moved into the workspace (${firstLine(r.stderr) || `exit ${r.code}`}); it is kept in ${dir}`;
+  const lines = r.stdout.split('\n');
+  const refused = lines.find((l) => l.startsWith('refused '));
+  if (refused)
+    return `NOTHING the command wrote was put into the workspace: ${refused.slice(8)}; the workspace is as it was before the command, and its changes are discarded (write less, or to fewer, smaller files)`;
+  const errors = lines.filter((l) => l.startsWith('error ')).map((l) => l.slice(6));
+  if (!errors.length) return undefined;
+  return `${errors.length} of the command's changes could not be moved into the workspace (kept in ${dir}): ${errors.slice(0, 5).join('; ')}`;
+}
 
 /** Programs the overlay's steps run, by absolute path. */
 export interface OverlayBins {
@@ -374,6 +392,8 @@ export interface OverlayAccess {
   followLinks?: boolean;
   /** Tests only: the move removes and replaces private paths of the checkout as any other. */
   replacesPrivate?: boolean;
+  /** What one move may cost before nothing of it is moved (MOVE_BUDGET; tests make it smaller). */
+  budget: MoveBudget;
   /**
    * Throws SandboxSetupError when a covered path is no longer the inode the walk found, or is
    * reached through a link: covering it then could miss it, so no command runs.
@@ -395,7 +415,11 @@ export function readerId(...taken: number[]): number {
   return [65534, 65533, 65532].find((id) => !taken.includes(id))!;
 }
 
-/** Arguments of PREP_STEP after the layer: the ids, the reader, its syscalls, the covered paths. */
+/**
+ * PREP_STEP's named arguments but the view, the workspace, the stash, the layer and the unshare and
+ * mount syscalls (which the prelude adds, launch.ts): the ids, the reader, the architecture's
+ * numbers, the covered paths.
+ */
 export function prepArgs(
   numbers: OverlaySyscalls,
   owner: { uid: number; gid: number },
@@ -404,19 +428,83 @@ export function prepArgs(
   hidden: { folders: string[]; files: string[] },
 ): string[] {
   return [
-    String(owner.uid),
-    String(sandbox.uid),
-    String(owner.gid),
-    String(sandbox.gid),
-    reader === undefined ? '' : String(reader),
-    String(numbers.setfsuid),
-    String(numbers.setfsgid),
-    String(numbers.setgroups),
-    String(hidden.folders.length),
-    String(hidden.files.length),
-    ...hidden.folders,
-    ...hidden.files,
+    `--owner-uid=${owner.uid}`,
+    `--owner-gid=${owner.gid}`,
+    `--sandbox-uid=${sandbox.uid}`,
+    `--sandbox-gid=${sandbox.gid}`,
+    `--reader=${reader ?? ''}`,
+    ...archArgs(numbers, PREP_CALLS),
+    ...hidden.folders.map((p) => `--folder=${p}`),
+    ...hidden.files.map((p) => `--file=${p}`),
+    '--end',
   ];
+}
+
+/** Where the overlay keeps its state: `<tmpdir>/patchloop-overlay-*` (and `-probe-*` for the trial). */
+const STATE_PREFIX = 'patchloop-overlay-';
+/** A state folder from before owners were recorded is taken for stale past a job's longest run. */
+const UNRECORDED_STALE_MS = 6 * 3600_000;
+
+/** This process's start, in clock ticks since boot (field 22 of /proc/PID/stat); undefined if gone. */
+function startOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // the command name, in parentheses, may hold spaces and parentheses of its own
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A new state folder, with its owner recorded (this process's id and start, so a later set-up can
+ * tell a running run's folder from one a killed run left; a reused id has another start).
+ */
+export function makeState(prefix: string): string {
+  const state = mkdtempSync(join(tmpdir(), prefix));
+  writeFileSync(join(state, 'owner'), `${process.pid} ${startOf(process.pid) ?? ''}\n`, { mode: 0o600 });
+  return state;
+}
+
+/**
+ * Removes (as root: layers hold root's and the sandbox user's files) the overlay state folders of
+ * this user that a run killed or crashed left in the temp folder: those whose recorded owner is no
+ * longer running, or, with no owner recorded (an older patchloop), unchanged for six hours. A
+ * folder of a run still going is never touched. Returns the names removed.
+ */
+export async function removeStaleState(root: RootAccess, rm: string, dir = tmpdir()): Promise<string[]> {
+  const uid = process.getuid?.();
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.startsWith(STATE_PREFIX));
+  } catch {
+    return [];
+  }
+  const stale: string[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    try {
+      const st = lstatSync(path);
+      if (!st.isDirectory() || st.uid !== uid) continue;
+      let owner: string | undefined;
+      try {
+        owner = readFileSync(join(path, 'owner'), 'utf8');
+      } catch {
+        owner = undefined;
+      }
+      if (owner === undefined) {
+        if (Date.now() - st.mtimeMs > UNRECORDED_STALE_MS) stale.push(path);
+        continue;
+      }
+      const [pid, start] = owner.trim().split(' ');
+      const alive = /^[0-9]+$/.test(pid ?? '') && start !== undefined && startOf(Number(pid)) === start;
+      if (!alive) stale.push(path);
+    } catch {
+      // removed meanwhile
+    }
+  }
+  if (stale.length) await asRoot(root, rm, ['-rf', '--', ...stale]);
+  return stale.map((p) => p.slice(dir.length + 1));
 }
 
 /**
@@ -432,13 +520,15 @@ export async function tryOverlay(
   bins: OverlayBins,
   numbers: OverlaySyscalls,
 ): Promise<{ filter: boolean } | string> {
+  // what runs that were killed or crashed left (their layers can be large): gone before a new one
+  await removeStaleState(root, bins.rm);
   const top = lstatSync(workspace);
   const owner = { uid: top.uid, gid: top.gid };
   // the sandbox user is not known yet: any other id stands for it
   const stand = readerId(owner.uid, owner.gid);
   const sandbox = { uid: stand, gid: stand };
   const attempt = async (filter: boolean) => {
-    const state = mkdtempSync(join(tmpdir(), 'patchloop-overlay-probe-'));
+    const state = makeState(`${STATE_PREFIX}probe-`);
     try {
       if (!isPlainPath(state)) return `${state} cannot be named in the overlay's options`;
       const r = await asRoot(root, bins.unshare, [
@@ -451,12 +541,12 @@ export async function tryOverlay(
         '-e',
         PREP_STEP,
         '--',
-        filter ? 'probe' : 'overlay',
-        String(numbers.unshare),
-        String(numbers.mount),
-        workspace,
-        state,
-        join(state, 'layer'),
+        `--view=${filter ? 'probe' : 'overlay'}`,
+        `--sys-unshare=${numbers.unshare}`,
+        `--sys-mount=${numbers.mount}`,
+        `--workspace=${workspace}`,
+        `--stash=${state}`,
+        `--layer=${join(state, 'layer')}`,
         ...prepArgs(numbers, owner, sandbox, filter ? readerId(owner.uid, owner.gid, stand) : undefined, {
           folders: [],
           files: [],
@@ -616,7 +706,7 @@ export async function openOverlay(
     : await findPrivate(root, workspace, bins, owner, sandbox.uid);
   if (identity.size > MAX_PRIVATE_PATHS)
     return `the workspace holds ${identity.size} paths others may not read (more than ${MAX_PRIVATE_PATHS})`;
-  const state = mkdtempSync(join(tmpdir(), 'patchloop-overlay-'));
+  const state = makeState(STATE_PREFIX);
   if (!isPlainPath(state)) {
     rmSync(state, { recursive: true, force: true });
     return `${state} cannot be named in the overlay's options`;
@@ -631,6 +721,7 @@ export async function openOverlay(
     },
     state,
     next: 0,
+    budget: { ...MOVE_BUDGET },
     verify() {
       for (const [p, id] of identity) {
         let same: boolean;
@@ -659,28 +750,18 @@ export async function openOverlay(
         '-e',
         APPLY_STEP,
         '--',
-        String(numbers.lgetxattr),
-        String(numbers.lremovexattr),
-        String(numbers.fchownat),
-        String(numbers.mknodat),
-        access.followLinks ? '1' : '0',
-        access.replacesPrivate ? '1' : '0',
-        join(dir, 'up'),
-        workspace,
-        String(owner.uid),
-        String(owner.gid),
-        dir,
-        String(identity.size),
-        ...[...identity.keys()].map(relative),
+        ...applyArgs(numbers, {
+          layer: dir,
+          workspace,
+          owner,
+          own: join(state, 'own'),
+          budget: access.budget,
+          follow: access.followLinks === true,
+          spare: access.replacesPrivate === true,
+          hidden: [...identity.keys()].map(relative),
+        }),
       ]);
-      if (r.code !== 0)
-        return `what the command wrote could not be moved into the workspace (${firstLine(r.stderr) || `exit ${r.code}`}); it is kept in ${dir}`;
-      const errors = r.stdout
-        .split('\n')
-        .filter((l) => l.startsWith('error '))
-        .map((l) => l.slice(6));
-      if (!errors.length) return undefined;
-      return `${errors.length} of the command's changes could not be moved into the workspace (kept in ${dir}): ${errors.slice(0, 5).join('; ')}`;
+      return moveNote(r, dir);
     },
     async dispose() {
       // upper layers hold the sandbox user's files: root removes them

@@ -33,11 +33,27 @@ export interface SelfCheckPlan {
   keyring?: KeyringTool;
   /** Commands have System V IPC and a host name of their own. */
   ipcUts?: boolean;
-  /** World-writable scratch folders each command gets empty: nothing passes through them. */
+  /** World-writable folders outside the view: not there for a command (nothing passes through them). */
   shared?: string[];
-  /** World-writable folders bound read-only: no command may write there. */
+  /** World-writable folders in the view, bound read-only: no command may write there. */
   sharedReadOnly?: string[];
+  /** What the view shows besides the workspace, HOME, scratch and read-only folders (view.ts). */
+  view?: string[];
 }
+
+// Folders of the machine that are not in a command's view (but for the way down to what is): the
+// host's sockets (systemd-resolved, D-Bus, docker.sock) under /run, other users' homes.
+const OUTSIDE_VIEW = [
+  '/run',
+  '/var/run',
+  '/home',
+  '/root',
+  '/srv',
+  '/mnt',
+  '/media',
+  '/var/lib',
+  '/var/cache',
+];
 
 /** A listener on the host's loopback, which a command in its own network namespace must not reach. */
 function hostListener(): Promise<{ port: number; server: Server }> {
@@ -73,8 +89,11 @@ export async function selfCheck(sandbox: CommandSandbox, plan: SelfCheckPlan): P
     }
   }
   const host = plan.network ? await hostListener() : undefined;
+  // a unix socket listening under /run, as the host's services have them: not in the view
+  const socket = await runSocket(tag);
   // /run/lock is checked whatever the set-up found: the one every Linux machine has
   const shared = plan.shared ? [...new Set([...plan.shared, ...(isSharedLock(plan) ? [LOCK_DIR] : [])])] : [];
+  const outside = plan.view ? OUTSIDE_VIEW : [];
   const sharedReadOnly = plan.sharedReadOnly ?? [];
   const probeName = `.patchloop-probe-${tag}`;
   // patchloop's own traces the probe must not find: a key in its session keyring, a message
@@ -100,6 +119,8 @@ export async function selfCheck(sandbox: CommandSandbox, plan: SelfCheckPlan): P
       ? ':'
       : `[ "$(ulimit -u)" = ${plan.processes} ] || echo "nproc $(ulimit -u)"`,
     `if printenv ${SECRET_NAME} >/dev/null; then echo env-secret-visible; fi`,
+    // no capability in any set (the bounding set too), no supplementary group, no new privileges
+    `while IFS=$'\t' read -r k v; do case "$k" in Cap*:) case "$v" in *[!0]*) echo "privileges-kept $k$v";; esac;; NoNewPrivs:) [ "$v" = 1 ] || echo new-privileges-allowed;; Groups:) case "$v" in *[0-9]*) echo "groups-kept $v";; esac;; esac; done < /proc/self/status`,
   ];
   if (key && plan.keyring) {
     // through the same program the keyring step uses: the probe needs nothing else installed
@@ -117,7 +138,7 @@ export async function selfCheck(sandbox: CommandSandbox, plan: SelfCheckPlan): P
   for (const dir of shared)
     lines.push(
       `if [ -e ${q(join(dir, probeName))} ]; then echo shared-visible ${q(dir)}; fi`,
-      `{ : > ${q(join(dir, `${probeName}-left`))}; } 2>/dev/null || echo shared-unwritable ${q(dir)}`,
+      `if { : > ${q(join(dir, `${probeName}-left`))}; } 2>/dev/null; then echo shared-writable ${q(dir)}; fi`,
     );
   for (const dir of sharedReadOnly)
     lines.push(
@@ -133,7 +154,7 @@ export async function selfCheck(sandbox: CommandSandbox, plan: SelfCheckPlan): P
   // the command's HOME, the fresh scratch folders and the read-only folders bound inside it (the
   // run's saved outputs), or nothing at all.
   const onlyWays = (dir: string, what: string) => {
-    const ways = [plan.workspace, SANDBOX_HOME, ...SCRATCH_DIRS, ...plan.readOnlyDirs]
+    const ways = [plan.workspace, SANDBOX_HOME, ...SCRATCH_DIRS, ...plan.readOnlyDirs, ...(plan.view ?? [])]
       .filter((d) => d !== dir && isInside(d, dir))
       .map((d) => relative(dir, d).split(sep)[0]!);
     const pattern = ["''", ...ways.map(q)].join('|');
@@ -153,6 +174,8 @@ export async function selfCheck(sandbox: CommandSandbox, plan: SelfCheckPlan): P
   for (let dir = dirname(plan.workspace); dir !== '/'; dir = dirname(dir))
     lines.push(onlyWays(dir, 'above-visible'));
   for (const dir of plan.privateDirs) lines.push(onlyWays(dir, 'private-visible'));
+  for (const dir of outside) lines.push(onlyWays(dir, 'outside-view'));
+  if (socket) lines.push(`if [ -e ${q(socket.path)} ]; then echo run-socket-visible; fi`);
   for (const dir of plan.readOnlyDirs)
     lines.push(
       `ls ${q(dir)} >/dev/null 2>&1 || echo read-only-unreadable ${q(dir)}`,
@@ -198,6 +221,7 @@ export async function selfCheck(sandbox: CommandSandbox, plan: SelfCheckPlan): P
     return undefined;
   } finally {
     host?.server.close();
+    socket?.close();
     for (const file of planted) rmSync(file, { force: true });
     // only a broken namespace could have let the probe leave these on the machine
     for (const d of [...shared, ...sharedReadOnly]) rmSync(join(d, `${probeName}-left`), { force: true });
@@ -208,6 +232,24 @@ export async function selfCheck(sandbox: CommandSandbox, plan: SelfCheckPlan): P
       for (const name of safeList(dir)) if (name === `probe-${tag}`) rmSync(join(dir, name), { force: true });
     }
   }
+}
+
+/** A listening unix socket of patchloop's own in /run, where patchloop may make one (as root). */
+function runSocket(tag: string): Promise<{ path: string; close(): void } | undefined> {
+  const path = join('/run', `.patchloop-probe-${tag}.sock`);
+  return new Promise((done) => {
+    const server = createServer((c) => c.destroy());
+    server.once('error', () => done(undefined));
+    server.listen(path, () =>
+      done({
+        path,
+        close: () => {
+          server.close();
+          rmSync(path, { force: true });
+        },
+      }),
+    );
+  });
 }
 
 function safeList(dir: string): string[] {

@@ -97,6 +97,13 @@ export interface Account {
   user: string;
   uid: number;
   gid: number;
+  /** The home folder /etc/passwd names (the JVM's user.home); undefined when not known. */
+  home?: string;
+}
+
+/** The sandbox user's home on the machine: real, private (0700, its own), outside any workspace. */
+export function accountHome(user: string): string {
+  return join('/var/lib', user);
 }
 
 /** The user's line in /etc/passwd (where useradd puts it), without starting a process. */
@@ -113,7 +120,7 @@ function localAccount(user: string): Account | undefined {
     const uid = Number(f[2]);
     const gid = Number(f[3]);
     if (f[2] === '' || f[3] === '' || !Number.isInteger(uid) || !Number.isInteger(gid)) return undefined;
-    return { user, uid, gid };
+    return { user, uid, gid, home: f[5] || undefined };
   }
   return undefined;
 }
@@ -127,12 +134,14 @@ async function lookup(user: string): Promise<Account | undefined> {
   const r = await run(getent, ['passwd', user]);
   if (r.code !== 0) return undefined;
   const f = r.stdout.trim().split(':');
-  return { user, uid: Number(f[2]), gid: Number(f[3]) };
+  return { user, uid: Number(f[2]), gid: Number(f[3]), home: f[5] || undefined };
 }
 
 /**
- * The unprivileged account commands run as, created on first use. It gets no home folder: each
- * command has a fresh one on its own tmpfs, so nothing is kept from one command to the next.
+ * The unprivileged account commands run as, created on first use. Its home in /etc/passwd is a
+ * real folder of its own (0700), because the JVM takes user.home from there, not from HOME
+ * (Maven's ~/.m2, Gradle's and sbt's caches); in a command's view that path leads to the command's
+ * own fresh HOME. An account made by an earlier version with /nonexistent is moved to it.
  */
 export async function ensureUser(root: RootAccess, user: string): Promise<Account> {
   let found = await lookup(user);
@@ -146,7 +155,7 @@ export async function ensureUser(root: RootAccess, user: string): Promise<Accoun
       '--user-group',
       '--no-create-home',
       '--home-dir',
-      '/nonexistent',
+      accountHome(user),
       '--shell',
       nologin,
       user,
@@ -160,5 +169,40 @@ export async function ensureUser(root: RootAccess, user: string): Promise<Accoun
   }
   if (!Number.isInteger(found.uid) || found.uid === 0 || !Number.isInteger(found.gid) || found.gid === 0)
     throw new SandboxSetupError(`user ${user} exists but is not an unprivileged user (uid ${found.uid})`);
-  return found;
+  return ensureHome(root, found);
+}
+
+/**
+ * The account's home made real: moved from /nonexistent (or none), created 0700 and its own. usermod
+ * refuses while the user runs a process (another run's command): the old home is then kept, and a
+ * command's view still leads it to the command's HOME (launch.ts).
+ */
+async function ensureHome(root: RootAccess, account: Account): Promise<Account> {
+  let home = account.home;
+  const own = accountHome(account.user);
+  if (!home || home === '/nonexistent' || !home.startsWith('/')) {
+    const usermod = systemBin('usermod');
+    const r = usermod ? await asRoot(root, usermod, ['--home', own, account.user]) : undefined;
+    if (r?.code !== 0) return account;
+    home = own;
+  }
+  if (home === own) {
+    const install = systemBin('install');
+    if (!install) throw new SandboxSetupError('install (coreutils) is not installed');
+    const r = await asRoot(root, install, [
+      '-d',
+      '-m',
+      '0700',
+      '-o',
+      String(account.uid),
+      '-g',
+      String(account.gid),
+      home,
+    ]);
+    if (r.code !== 0)
+      throw new SandboxSetupError(
+        `could not make the home folder ${home}: ${firstLine(r.stderr) || `exit ${r.code}`}`,
+      );
+  }
+  return { ...account, home };
 }

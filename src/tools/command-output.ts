@@ -147,6 +147,7 @@ export function formatCommandResult(
     notice += ' Narrow the command (e.g. run one test, or filter with grep) to see less at a time.]';
     parts.push(notice);
   }
+  if (result.limitNote) parts.push(`[${result.limitNote}]`);
   if (result.workspaceNote) parts.push(`[${result.workspaceNote}]`);
   return {
     content: [{ type: 'text', text: parts.join('\n') }],

@@ -58,6 +58,18 @@ export interface CommandSandbox {
   envOptions?: CommandEnvOptions;
   /** What the command's network policy refused: `mark()` before a command, `note(mark, output)` after it. */
   network?: CommandNetworkNotes;
+  /** Which of the sandbox's resource limits ended a command, in a sentence; undefined when none did. */
+  limitNote?: (ended: EndedCommand, timeoutMs: number | undefined) => string | undefined;
+}
+
+/** How a command ended, for CommandSandbox.limitNote. */
+export interface EndedCommand {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+  /** The end of the command's output (a refused write's error text is there). */
+  outputTail?: string;
 }
 
 export interface CommandNetworkNotes {
@@ -105,6 +117,8 @@ export interface CommandResult extends CapturedOutput {
   spawnError?: string;
   /** Set when some of what the command wrote could not be put into the workspace (the sandbox's overlay). */
   workspaceNote?: string;
+  /** Set when a resource limit (CPU time, file size) or the out-of-memory killer ended the command: which. */
+  limitNote?: string;
   durationMs: number;
   /** Pid of the launched process, which is also its process group id. */
   pid?: number;
@@ -252,8 +266,21 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
     (e: unknown) => `what the command wrote could not be put into the workspace: ${String(e)}`,
   );
 
+  const finished = output.finish();
+  const ended = {
+    exitCode: exit.code,
+    signal: exit.signal,
+    timedOut,
+    aborted,
+    outputTail: finished.text.slice(-4096),
+  };
+  // a command patchloop itself stopped (time, cancel, output) was not ended by a limit
+  const limitNote = outputLimited
+    ? undefined
+    : (options.sandbox?.limitNote?.(ended, options.timeoutMs) ?? signalNote(exit.signal));
   return {
     ...(note ? { workspaceNote: note } : {}),
+    ...(limitNote ? { limitNote } : {}),
     exitCode: exit.code,
     signal: exit.signal,
     timedOut,
@@ -262,6 +289,15 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandRes
     spawnError: exit.error,
     durationMs: Date.now() - started,
     pid,
-    ...output.finish(),
+    ...finished,
   };
+}
+
+/** A limit's signal where no sandbox set the limit (a ulimit of the user's own). */
+function signalNote(signal: NodeJS.Signals | null): string | undefined {
+  if (signal === 'SIGXCPU')
+    return 'The command was ended by SIGXCPU: a process of it used up its CPU-time limit (ulimit -t).';
+  if (signal === 'SIGXFSZ')
+    return 'The command was ended by SIGXFSZ: it wrote past its file-size limit (ulimit -f).';
+  return undefined;
 }

@@ -73,8 +73,31 @@ describe('inputs', () => {
     [{ 'github-token': 'x', 'dry-run': 'maybe' }, /dry-run must be true or false/],
     [{ 'github-token': 'x', 'required-permission': 'owner' }, /required-permission must be one of/],
     [{ 'github-token': 'x', 'fallback-model': 'gpt' }, /fallback-model/],
+    [
+      { 'github-token': 'x', 'max-cost-usd-per-day': '0' },
+      /max-cost-usd-per-day must be REPO or REPO,REQUESTER/,
+    ],
+    [{ 'github-token': 'x', 'max-cost-usd-per-day': '1,2,3' }, /max-cost-usd-per-day must be/],
+    [{ 'github-token': 'x', 'max-cost-usd-per-day': ',' }, /max-cost-usd-per-day must be/],
+    [{ 'github-token': 'x', 'require-approval': 'later' }, /require-approval must be true or false/],
   ])('refuses %j with a clear message', (values, message) => {
     expect(() => readInputs(reader(values))).toThrow(message);
+  });
+});
+
+describe('max-cost-usd-per-day', () => {
+  it.each([
+    ['50', { repository: 50 }],
+    ['50,10', { repository: 50, requester: 10 }],
+    [',10', { requester: 10 }],
+    [' 2.5 , ', { repository: 2.5 }],
+  ])('reads %j', (raw, budget) => {
+    expect(readInputs(reader({ 'github-token': 'x', 'max-cost-usd-per-day': raw })).maxCostUsdPerDay).toEqual(
+      budget,
+    );
+  });
+  it('is off when empty', () => {
+    expect(readInputs(reader({ 'github-token': 'x' })).maxCostUsdPerDay).toBeUndefined();
   });
 });
 

@@ -76,6 +76,8 @@ beforeEach(async () => {
   gh.addPull({ title: 'Update the README with new information.', head: 'changes', base: 'main' });
   repo.pushToOrigin('changes', { 'src/math.js': MATH_PR });
   gh.setPullFiles(2, filesOf('main', 'changes'));
+  // the compare of two commits (a later review reads what changed since the last) from this history
+  gh.setOrigin(repo.origin);
 });
 afterEach(async () => {
   await gh.stop();
@@ -209,15 +211,14 @@ describe('a review run', () => {
       { text: 'Looks good now, apart from the rename.', usage: { input: 2100, output: 20 } },
     ]);
     expect(r.code, r.stdout.slice(-3000)).toBe(0);
-    // the model saw its earlier threads, the fixed one as outdated
+    // the model saw its earlier threads, the fixed one as outdated, and only the new commit's diff
     const seen = JSON.stringify(model!.requests[0]!.body);
     expect(seen).toContain('outdated (the lines changed since; it was on line 2)');
-    expect(gh.reviews).toHaveLength(2);
-    const second = gh.reviews[1]!;
-    expect(
-      gh.reviewComments.filter((c) => c.pull_request_review_id === second.id && !c.in_reply_to_id),
-    ).toHaveLength(0);
-    expect(second.body).toContain('1 remark(s) made in an earlier review still apply and are not repeated.');
+    expect(seen).toContain('    2 +  if (b === 0) return 0;');
+    expect(seen).not.toContain('    2 +  if (b == 0) return 0;');
+    // its only remark still stands from the first review: nothing new, so no second review (quiet)
+    expect(gh.reviews).toHaveLength(1);
+    expect(gh.reviewComments.filter((c) => !c.in_reply_to_id)).toHaveLength(2);
     const replies = gh.reviewComments.filter((c) => c.in_reply_to_id !== undefined);
     expect(replies).toHaveLength(1);
     expect(replies[0]!.in_reply_to_id).toBe(
@@ -227,7 +228,29 @@ describe('a review run', () => {
     expect(gh.requestsTo('POST', /\/pulls\/comments\/\d+\/replies$/)).toHaveLength(0);
     // and the thread is marked resolved (GraphQL), the one that still stands is not
     expect([...gh.resolvedThreads]).toEqual([replies[0]!.in_reply_to_id]);
-  });
+    // the one summary comment says so
+    const tracking = gh.commentsOn(2).filter((c) => c.user.login === 'github-actions[bot]');
+    expect(tracking).toHaveLength(1);
+    expect(tracking[0]!.body).toContain(
+      'The new commits raised nothing new to remark on, so no review was posted. 1 earlier remark(s) still apply and were not repeated. 1 earlier remark(s) no longer apply and were answered as resolved.',
+    );
+  }, 150_000);
+
+  it('a review asked for again in a comment posts its review even when every remark was made before', async () => {
+    await act('pull_request', pullEvent('opened'), FIRST_REVIEW);
+    const r = await act('issue_comment', issueCommentOnPull('/patchloop review'), [
+      {
+        toolCalls: [comment('toolu_11', { path: 'src/math.js', line: 10, body: 'Is the rename intended?' })],
+        usage: { input: 2000, output: 100 },
+      },
+      { text: 'Still the rename.', usage: { input: 2100, output: 20 } },
+    ]);
+    expect(r.code, r.stdout.slice(-3000)).toBe(0);
+    expect(gh.reviews).toHaveLength(2);
+    expect(gh.reviews[1]!.body).toContain(
+      '1 remark(s) made in an earlier review still apply and are not repeated.',
+    );
+  }, 150_000);
 
   it('a "review" comment on a PR is a review whatever mode says, with its focus', async () => {
     const r = await act(

@@ -4,13 +4,13 @@
 // real bare origin. The agent job's token is read-only (the fake refuses and records any write but
 // the tracking comment); the deliver job holds the write token and runs no agent.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readZip } from '../../src/github/artifact-download.js';
-import { readSessionMarker } from '../../src/github/comment.js';
+import { planErrors, type DeliveryPlan } from '../../src/delivery/plan.js';
+import { readSessionMarker, withoutMarkers } from '../../src/github/comment.js';
 import { startAnthropicServer, type AnthropicTurn } from '../fakes/anthropic-server.js';
 import { startFakeArtifactService, type FakeArtifactService } from '../fakes/artifact-service.js';
 import { ACTIONS_BOT, startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';
@@ -18,6 +18,7 @@ import type { FakeProviderServer } from '../fakes/sse.js';
 import { git, makeRepo, writeFiles, type RepoFixture } from '../github/git-fixtures.js';
 import { issueComment } from '../github/payloads.js';
 import { actionUnderTest } from '../hardening/attack-kit.js';
+import { storedZip } from '../support/stored-zip.js';
 import { buildAction, runAction, type BuiltAction } from './harness.js';
 
 const WRITE_TOKEN = 'ghs_faketoken';
@@ -90,8 +91,9 @@ async function stageJob(o: {
   comment: { id: number; body: string };
   workspace: string;
   runId?: number;
+  inputs?: Record<string, string>;
 }) {
-  const model = await startAnthropicServer((_req, i) => (o.turns ?? FIX)[i]!);
+  const model = await startAnthropicServer((_req, i) => (o.turns ?? FIX)[i] ?? { text: 'Done.' });
   models.push(model);
   // a follow-up confirms the earlier run as one of this repository's workflow runs
   if (!gh.workflowRuns.has(o.runId ?? RUN_ID)) gh.addRun({ id: o.runId ?? RUN_ID });
@@ -111,6 +113,7 @@ async function stageJob(o: {
       // the deliver job is given no model key at all
       ...(o.stage !== 'deliver' ? { 'api-key': API_KEY, 'base-url': model.url } : {}),
       stage: o.stage,
+      ...o.inputs,
     },
     env: { ACTIONS_RUNTIME_TOKEN: identity.token, ACTIONS_RESULTS_URL: service.url, GITHUB_JOB: o.stage },
   });
@@ -172,7 +175,7 @@ describe('stage: agent, then stage: deliver', () => {
     expect(service.artifacts.some((a) => a.name === name && a.finalized)).toBe(true);
 
     const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
-    expect(deliver.r.code, deliver.r.stderr.slice(-3000)).toBe(0);
+    expect(deliver.r.code, deliver.r.stdout.slice(-3000)).toBe(0);
     expect(deliver.model.requests).toHaveLength(0);
     const out = deliver.r.outputs;
     expect(out).toMatchObject({ conclusion: 'success', 'pr-number': '2', model: agent.r.outputs.model });
@@ -257,46 +260,6 @@ describe('stage: agent, then stage: deliver', () => {
 });
 
 // ---- altered artifacts ---------------------------------------------------------------------------
-
-/** A zip of stored entries (what readZip and the REST download read). */
-function storedZip(entries: Map<string, Buffer>): Buffer {
-  const locals: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const [name, data] of entries) {
-    const n = Buffer.from(name, 'utf8');
-    const crc = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x800, 6);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(n.length, 26);
-    const cd = Buffer.alloc(46);
-    cd.writeUInt32LE(0x02014b50, 0);
-    cd.writeUInt16LE(20, 4);
-    cd.writeUInt16LE(20, 6);
-    cd.writeUInt16LE(0x800, 8);
-    cd.writeUInt32LE(crc, 16);
-    cd.writeUInt32LE(data.length, 20);
-    cd.writeUInt32LE(data.length, 24);
-    cd.writeUInt16LE(n.length, 28);
-    cd.writeUInt32LE(offset, 42);
-    locals.push(local, n, data);
-    central.push(cd, n);
-    offset += 30 + n.length + data.length;
-  }
-  const cdBuf = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.size, 8);
-  end.writeUInt16LE(entries.size, 10);
-  end.writeUInt32LE(cdBuf.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, cdBuf, end]);
-}
 
 /** Replaces the delivery artifact between the jobs, as a compromised agent job could have uploaded it. */
 async function alter(
@@ -743,4 +706,295 @@ describe('a follow-up through both stages', () => {
       `the recorded base ${tip.slice(0, 12)} is on \`${branch}\` (the branch the commits go to)`,
     );
   });
+});
+
+// ---- every ending delivers what it kept; reviews and answers through both stages (issue 37) ----
+
+describe('every ending of the agent job is delivered', () => {
+  it('a two-stage run stopped by its budget delivers: the agent job fails after its upload, the example’s deliver job still runs, and pushes the commit', async () => {
+    // the example runs the deliver job after any ending of the agent job but a skip
+    const example = readFileSync(join(import.meta.dirname, '../../examples/workflows/two-stage.yml'), 'utf8');
+    const deliverJob = example.slice(example.indexOf('\n  deliver:'));
+    expect(deliverJob).toMatch(/\n {4}if: always\(\) && needs\.agent\.result != 'skipped'\n/);
+
+    const issue = gh.addIssue({ title: TITLE, body: 'div(1, 0) should be 0' });
+    const trigger = gh.addComment(issue.number, { body: '/patchloop please fix this', author: 'alice' });
+    const ctx = {
+      issue: { number: issue.number, title: TITLE, body: issue.body },
+      comment: { id: trigger.id, body: trigger.body },
+    };
+    // one turn: the edit is made, then the turn budget ends the run before the model's answer
+    const agent = await stageJob({
+      stage: 'agent',
+      ...ctx,
+      workspace: repo.work,
+      inputs: { 'max-turns': '1' },
+    });
+    expect(agent.r.outputs.conclusion).toBe('budget-exceeded');
+    expect(agent.r.code).toBe(1);
+    expect(agent.r.outputs['delivery-artifact']).toMatch(/^patchloop-delivery-/);
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    const out = deliver.r.outputs;
+    expect(out.conclusion).toBe('budget-exceeded');
+    expect(out.branch).toMatch(/^patchloop\/issue-1-/);
+    expect(git(repo.origin, 'rev-parse', `refs/heads/${out.branch}`).trim()).toBe(
+      agent.r.outputs['commit-sha'],
+    );
+    expect(git(repo.origin, 'show', `${out.branch}:src/math.js`)).toContain('b === 0 ? 0');
+    const bot = gh.issueComments.filter((c) => c.user.login === ACTIONS_BOT.login);
+    expect(bot).toHaveLength(1);
+    expect(bot[0]!.body).toContain(out.branch!);
+  });
+});
+
+describe('a review and a structured answer through both stages', () => {
+  it('a review in two stages is posted by the deliver job, with review-url set; the agent job posts none', async () => {
+    repo.pushToOrigin('feature/div', {
+      'src/math.js': 'export const div = (a, b) => (b == 0 ? 0 : a / b);\n',
+    });
+    const headSha = git(repo.origin, 'rev-parse', 'refs/heads/feature/div').trim();
+    const pull = gh.addPull({ title: 'Guard div', head: 'feature/div', headSha });
+    const patch =
+      '@@ -1 +1 @@\n-export const div = (a, b) => a / b;\n+export const div = (a, b) => (b == 0 ? 0 : a / b);';
+    gh.setPullFiles(pull.number, [
+      { filename: 'src/math.js', status: 'modified', additions: 1, deletions: 1, patch },
+    ]);
+    const c = gh.addComment(pull.number, { body: '/patchloop review this please', author: 'alice' });
+    const ctx = {
+      issue: { number: pull.number, title: pull.title, body: null, isPullRequest: true },
+      comment: { id: c.id, body: c.body },
+    };
+    const turns: AnthropicTurn[] = [
+      {
+        toolCalls: [
+          {
+            id: 'toolu_rc',
+            name: 'add_review_comment',
+            json: JSON.stringify({ path: 'src/math.js', line: 1, body: 'Use a strict comparison.' }),
+          },
+        ],
+      },
+      { text: 'Looks right; one nit.' },
+    ];
+    const agent = await stageJob({ stage: 'agent', ...ctx, workspace: repo.clone('agent'), turns });
+    expect(agent.r.code, agent.r.stdout.slice(-2000)).toBe(0);
+    expect(gh.refusedWrites).toEqual([]);
+    expect(gh.reviews.filter((x) => x.pull_request_url.endsWith(`/pulls/${pull.number}`))).toHaveLength(0);
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    expect(deliver.r.code, deliver.r.stdout.slice(-2000)).toBe(0);
+    const reviews = gh.reviews.filter((x) => x.pull_request_url.endsWith(`/pulls/${pull.number}`));
+    expect(reviews).toHaveLength(1);
+    expect(reviews[0]!.body).toContain('Looks right; one nit.');
+    expect(deliver.r.outputs['review-url']).toBe(reviews[0]!.html_url);
+    expect(gh.reviewComments.filter((x) => x.body.includes('Use a strict comparison.'))).toHaveLength(1);
+    expect(deliver.r.outputs.branch).toBe('');
+  });
+
+  it('a structured answer in two stages sets structured-output in the deliver job', async () => {
+    const issue = gh.addIssue({ title: 'triage me', body: 'What kind of issue is this?' });
+    const c = gh.addComment(issue.number, { body: '/patchloop triage', author: 'alice' });
+    const ctx = {
+      issue: { number: issue.number, title: issue.title, body: issue.body },
+      comment: { id: c.id, body: c.body },
+    };
+    const schema = JSON.stringify({
+      type: 'object',
+      properties: { kind: { enum: ['bug', 'feature'] } },
+      required: ['kind'],
+    });
+    const turns: AnthropicTurn[] = [
+      {
+        toolCalls: [
+          { id: 'toolu_a', name: 'submit_answer', json: JSON.stringify({ answer: { kind: 'bug' } }) },
+        ],
+      },
+      { text: 'It is a bug.' },
+    ];
+    const agent = await stageJob({
+      stage: 'agent',
+      ...ctx,
+      workspace: repo.work,
+      turns,
+      inputs: { 'output-schema': schema },
+    });
+    expect(agent.r.code, agent.r.stdout.slice(-2000)).toBe(0);
+    const deliver = await stageJob({
+      stage: 'deliver',
+      ...ctx,
+      workspace: repo.clone('deliver'),
+      inputs: { 'output-schema': schema },
+    });
+    expect(deliver.r.code, deliver.r.stdout.slice(-2000)).toBe(0);
+    expect(JSON.parse(deliver.r.outputs['structured-output']!)).toEqual({ kind: 'bug' });
+  });
+});
+
+describe('green only when delivered', () => {
+  it('GitHub accepts the PR but reports another head: the deliver job fails and says which part did not land, and what was pushed', async () => {
+    const { ctx } = await agentJob();
+    gh.override('GET', /\/pulls\/\d+$/, () => ({
+      status: 200,
+      body: {
+        number: 2,
+        head: { ref: 'someone/else', sha: 'f'.repeat(40), repo: { full_name: 'octo/demo' } },
+      },
+    }));
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    expect(deliver.r.code).toBe(1);
+    expect(deliver.r.outputs.conclusion).toBe('failure');
+    const bot = gh.issueComments.filter((c) => c.user.login === ACTIONS_BOT.login);
+    expect(bot[0]!.body).toContain('pull request #2 points at');
+    expect(bot[0]!.body).toMatch(/was pushed to/);
+    expect(bot[0]!.body).not.toContain('delivered nothing');
+  });
+
+  it('the push is lost on origin (a hook puts the branch back): the deliver job fails and names the branch', async () => {
+    const { ctx } = await agentJob();
+    // origin accepts the push, then deletes the branch again
+    const hook = join(repo.origin, 'hooks', 'post-receive');
+    writeFileSync(hook, '#!/bin/sh\nwhile read old new ref; do git update-ref -d "$ref"; done\n');
+    chmodSync(hook, 0o755);
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    expect(deliver.r.code).toBe(1);
+    expect(deliver.r.outputs.conclusion).toBe('failure');
+    expect(deliver.r.stepSummary).toMatch(/is not on origin although the push reported it/);
+  });
+});
+
+// ---- one publishing path; follow-ups across the stages (issue 37) --------------------------------
+
+/** The lines of the transcript in the finalized artifact whose name starts with `prefix`. */
+async function transcriptOf(prefix: string): Promise<Record<string, unknown>[]> {
+  const a = service.artifacts.find((x) => x.name.startsWith(prefix) && x.finalized);
+  expect(a, `no artifact ${prefix}… among ${service.artifacts.map((x) => x.name).join(', ')}`).toBeDefined();
+  const files = await readZip(service.zipOf(a!.id), { only: ['transcript.jsonl'], maxBytes: 64 << 20 });
+  return files
+    .get('transcript.jsonl')!
+    .toString('utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+describe('stage: all ends in the same delivery plan and applies it', () => {
+  it('the plan recorded in the transcript is a valid plan, and what landed on GitHub is what it says: the commit, the PR’s title, body and draft, the outputs', async () => {
+    const issue = gh.addIssue({ title: TITLE, body: 'div(1, 0) should be 0' });
+    const c = gh.addComment(issue.number, { body: '/patchloop please fix this', author: 'alice' });
+    const all = await stageJob({
+      stage: 'all',
+      issue: { number: issue.number, title: TITLE, body: issue.body },
+      comment: { id: c.id, body: c.body },
+      workspace: repo.work,
+    });
+    expect(all.r.code, all.r.stdout.slice(-3000)).toBe(0);
+    const lines = await transcriptOf(`patchloop-transcript-${issue.number}-`);
+    const recorded = lines.filter((l) => l.type === 'event' && l.event === 'delivery-plan');
+    expect(recorded).toHaveLength(1);
+    const plan = recorded[0]!.plan as DeliveryPlan;
+    // the value stage: deliver would read, valid against the same schema
+    expect(planErrors(plan)).toBeUndefined();
+    // the events of its apply follow it: the push, then the PR
+    const at = (e: string) => lines.findIndex((l) => l.event === e);
+    expect(at('delivery-plan')).toBeGreaterThan(at('commit'));
+    expect(at('push')).toBeGreaterThan(at('delivery-plan'));
+    expect(at('pull-request')).toBeGreaterThan(at('push'));
+    const out = all.r.outputs;
+    expect(out['commit-sha']).toBe(plan.headCommit);
+    expect(git(repo.origin, 'rev-parse', `refs/heads/${plan.branch}`).trim()).toBe(plan.headCommit);
+    expect(git(repo.origin, 'rev-parse', `refs/heads/${plan.branch}^`).trim()).toBe(plan.baseCommit);
+    const pr = gh.pulls.get(Number(out['pr-number']))!;
+    expect(pr.title).toBe(plan.prTitle);
+    expect(Boolean(pr.draft)).toBe(plan.draft);
+    expect(pr.base.ref).toBe(plan.prBase);
+    expect(withoutMarkers(pr.body ?? '')).toBe(withoutMarkers(plan.prBody));
+    expect(out.conclusion).toBe(plan.outputs.conclusion);
+    expect(out.model).toBe(plan.outputs.model);
+    // the summary comment is the plan's tracking comment, carrying the marker of the plan's session
+    const bot = gh.issueComments.filter((x) => x.user.login === ACTIONS_BOT.login);
+    expect(bot.map((x) => x.id)).toEqual([plan.commentId]);
+    expect(readSessionMarker(bot[0]!.body)).toMatchObject({
+      sessionId: plan.marker.sessionId,
+      branch: plan.branch,
+    });
+  });
+});
+
+describe('follow-ups across the stages continue the session (issue 37)', () => {
+  it('a follow-up comment on the PR the deliver job opened continues the agent job’s session, in two stages again: the PR body names the deliver job’s transcript, which records that PR', async () => {
+    const { ctx, agent } = await agentJob();
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    expect(deliver.r.code, deliver.r.stdout.slice(-3000)).toBe(0);
+    const branch = deliver.r.outputs.branch!;
+    const pr = gh.pulls.get(2)!;
+    expect(pr.user.login).toBe(ACTIONS_BOT.login);
+    const marker = readSessionMarker(pr.body)!;
+    expect(marker).toMatchObject({ runId: String(RUN_ID), branch });
+    // the deliver job's own transcript artifact: the agent job's conversation and the PR it opened
+    expect(marker.artifactName).toMatch(new RegExp(`^patchloop-transcript-1-${RUN_ID}-1-deliver`));
+    const lines = await transcriptOf(marker.artifactName!);
+    expect(lines.some((l) => l.event === 'pull-request' && l.number === 2)).toBe(true);
+    expect(lines.at(-1)).toMatchObject({ type: 'summary', conclusion: 'success', branch });
+
+    const again = gh.addComment(2, { body: '/patchloop also handle NaN', author: 'alice' });
+    const next = {
+      issue: { number: 2, title: pr.title, body: pr.body, isPullRequest: true },
+      comment: { id: again.id, body: again.body },
+      runId: RUN_ID + 1,
+      turns: NAN_TURNS,
+    };
+    const agent2 = await stageJob({ stage: 'agent', ...next, workspace: repo.clone('agent-2') });
+    expect(agent2.r.code, agent2.r.stdout.slice(-3000)).toBe(0);
+    // the first request carries the first agent job's conversation, not its summary
+    const wire = JSON.stringify(agent2.model.requests[0]!.body);
+    expect(wire).toContain('"tool_use_id":"toolu_edit"');
+    expect(wire).toContain('Guarded div() against a zero divisor.');
+    expect(agent2.r.stdout).not.toMatch(/could not be had|was not used/);
+    const deliver2 = await stageJob({ stage: 'deliver', ...next, workspace: repo.clone('deliver-2') });
+    expect(deliver2.r.code, deliver2.r.stdout.slice(-3000)).toBe(0);
+    expect(deliver2.r.outputs).toMatchObject({ conclusion: 'success', branch });
+    expect(git(repo.origin, 'rev-parse', `refs/heads/${branch}^`).trim()).toBe(agent.r.outputs['commit-sha']);
+    expect(git(repo.origin, 'show', `${branch}:src/math.js`)).toContain('Number.isNaN(b)');
+    expect(gh.pulls.size).toBe(1);
+  }, 300_000);
+
+  it('agent jobs without issues: write: the deliver job posts the summary comment with the marker first, its transcript names it, and the next two-stage run continues the session on the same branch and PR', async () => {
+    gh.readOnlyToken(READ_TOKEN, []);
+    const { issue, ctx, agent } = await agentJob({ refusedComment: true });
+    const deliver = await stageJob({ stage: 'deliver', ...ctx, workspace: repo.clone('deliver') });
+    expect(deliver.r.code, deliver.r.stdout.slice(-3000)).toBe(0);
+    const branch = deliver.r.outputs.branch!;
+    const bot = gh.issueComments.filter(
+      (c) => c.issue_url.endsWith(`/issues/${issue.number}`) && c.user.login === ACTIONS_BOT.login,
+    );
+    expect(bot).toHaveLength(1);
+    const marker = readSessionMarker(bot[0]!.body)!;
+    expect(marker).toMatchObject({ runId: String(RUN_ID), branch });
+    const lines = await transcriptOf(marker.artifactName!);
+    expect(lines.some((l) => l.event === 'comment' && l.id === bot[0]!.id)).toBe(true);
+
+    const again = gh.addComment(issue.number, { body: '/patchloop also handle NaN', author: 'alice' });
+    const next = {
+      issue: ctx.issue,
+      comment: { id: again.id, body: again.body },
+      runId: RUN_ID + 1,
+      turns: NAN_TURNS,
+    };
+    const agent2 = await stageJob({ stage: 'agent', ...next, workspace: repo.clone('agent-2') });
+    expect(agent2.r.code, agent2.r.stdout.slice(-3000)).toBe(0);
+    const wire = JSON.stringify(agent2.model.requests[0]!.body);
+    expect(wire).toContain('"tool_use_id":"toolu_edit"');
+    expect(wire).toContain('Guarded div() against a zero divisor.');
+    expect(agent2.r.stdout).not.toMatch(/could not be had|was not used/);
+    const deliver2 = await stageJob({ stage: 'deliver', ...next, workspace: repo.clone('deliver-2') });
+    expect(deliver2.r.code, deliver2.r.stdout.slice(-3000)).toBe(0);
+    expect(deliver2.r.outputs).toMatchObject({ conclusion: 'success', branch, 'pr-number': '2' });
+    expect(git(repo.origin, 'rev-parse', `refs/heads/${branch}^`).trim()).toBe(agent.r.outputs['commit-sha']);
+    expect(gh.pulls.size).toBe(1);
+    // each run still posts its own summary
+    expect(
+      gh.issueComments.filter(
+        (c) => c.issue_url.endsWith(`/issues/${issue.number}`) && c.user.login === ACTIONS_BOT.login,
+      ),
+    ).toHaveLength(2);
+  }, 300_000);
 });

@@ -146,6 +146,57 @@ describe('the agent loop', () => {
     expect(text(r)).toMatch(/Unknown tool "delete_everything".*read_file/);
   });
 
+  it('gives the requests that joined the session to the model before its next turn, recorded after a joined event', async () => {
+    const asks: boolean[] = [];
+    const waiting: string[] = [];
+    const pendingMessages: AgentOptions['pendingMessages'] = ({ final }) => {
+      asks.push(final);
+      const taken = waiting.splice(0).map((text, i) => ({
+        message: { role: 'user' as const, content: text, timestamp: 1 },
+        event: { commentId: 100 + i, author: 'bob' },
+      }));
+      return Promise.resolve(taken);
+    };
+    const steps = [
+      turn({ text: 'Reading.', calls: [{ name: 'list_dir', input: {} }] }),
+      turn({ text: 'Done.' }),
+      turn({ text: 'Also done.' }),
+    ];
+    const { provider, options, transcriptLines } = setup(steps, { pendingMessages });
+    // bob asks while the first turn runs; then again while the model writes what would be its last reply
+    const first = provider.stream.bind(provider);
+    let n = 0;
+    provider.stream = (ctx, o) => {
+      if (n === 0) waiting.push('@bob (while you were working): also X');
+      if (n === 1) waiting.push('@bob (while you were working): and Y');
+      n++;
+      return first(ctx, o);
+    };
+    const result = await runAgent(options);
+    expect(result).toMatchObject({ conclusion: 'success', turns: 3, finalText: 'Also done.' });
+    // asked before each turn, and once more each time a reply without calls would have ended the run
+    expect(asks).toEqual([false, false, true, false, true]);
+    const lastOf = (i: number) => JSON.stringify(provider.requests[i]!.messages.at(-1));
+    expect(JSON.stringify(provider.requests[0]!.messages)).not.toContain('also X');
+    expect(lastOf(1)).toContain('also X');
+    expect(lastOf(2)).toContain('and Y');
+    const lines = transcriptLines().lines;
+    const joined = lines.flatMap((l, i) => (l.type === 'event' && l.event === 'joined' ? [i] : []));
+    expect(joined).toHaveLength(2);
+    for (const i of joined)
+      expect(lines[i + 1]).toMatchObject({ type: 'message', message: { role: 'user' } });
+    expect(lines[joined[0]!]).toMatchObject({ commentId: 100, author: 'bob', turn: 2 });
+    expectPaired(result.messages);
+  });
+
+  it('goes on without the requests when asking for them fails', async () => {
+    const { options } = setup([turn({ text: 'Done.' })], {
+      pendingMessages: () => Promise.reject(new Error('GitHub is down')),
+    });
+    const result = await runAgent(options);
+    expect(result).toMatchObject({ conclusion: 'success', turns: 1, finalText: 'Done.' });
+  });
+
   it('stops at max-turns without another request, every call answered', async () => {
     const endless = Array.from({ length: 10 }, () => turn({ calls: [{ name: 'list_dir', input: {} }] }));
     const { provider, options, transcriptLines } = setup(endless, { maxTurns: 3 });

@@ -1,7 +1,7 @@
 // `run --mcp-config` and `replay --mcp-config` through the built CLI: the model calls a tool of an
 // MCP server (an SDK-built server over Streamable HTTP on loopback), the transcript records it, and
-// replay runs it again only where the same server is configured; elsewhere the call is skipped as
-// not replayable, never reported as a divergence.
+// replay calls it again only where the user configured the same server; elsewhere the call is
+// listed as not run, never reported as a divergence.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,7 +45,7 @@ async function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
 }
 
 describe('the CLI with MCP servers', () => {
-  it('run offers the server’s tools and records the call; replay skips it without the server and repeats it with it', async () => {
+  it('run offers the server’s tools and records the call; replay does not call it without the server and repeats it with it', async () => {
     const repo = tempRepo(BUGGY_PROJECT);
     const config = join(scratch, 'mcp.json');
     writeFileSync(
@@ -88,14 +88,14 @@ describe('the CLI with MCP servers', () => {
       const calls = fixture.calls.length;
       const without = await runCli(['replay', transcript, '--repo', repo.root]);
       expect(without.stdout).toMatch(
-        /mcp__tracker__lookup .*skipped: a tool of an MCP server that is not configured here/,
+        /mcp__tracker__lookup .*not run: MCP servers are called again only with replay --mcp-config/,
       );
-      expect(without.stdout).toMatch(/All 1 replayed call\(s\) match .*; 1 skipped\./);
+      expect(without.stdout).toMatch(/All 1 compared call\(s\) match .*; 1 not run \(/);
       expect(without.code).toBe(0);
       expect(fixture.calls.length).toBe(calls);
 
       const withServer = await runCli(['replay', transcript, '--repo', repo.root, '--mcp-config', config]);
-      expect(withServer.stdout).toMatch(/All 2 replayed call\(s\) match/);
+      expect(withServer.stdout).toMatch(/All 2 compared call\(s\) match/);
       expect(withServer.code).toBe(0);
       expect(fixture.calls.length).toBe(calls + 1);
 

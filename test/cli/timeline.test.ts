@@ -129,4 +129,22 @@ describe('the timeline and failures', () => {
     expect([...printed].length).toBeLessThanOrEqual(39);
     expect(printed.endsWith('…')).toBe(true);
   });
+
+  it('prints one line for a cancel that aborted the turn, and the aborted turn alone when nothing says why', () => {
+    const aborted = turn({ stopReason: 'aborted', errorMessage: 'Aborted.' });
+    const s = sink(false);
+    const t = createTimeline(s.out);
+    t.onEvent({ type: 'turn_start', turn: 1, model: 'm' });
+    t.onEvent({ type: 'turn_end', turn: 1, message: aborted, usage: emptyUsage() });
+    t.onEvent({ type: 'cancel', reason: 'The run was cancelled.' });
+    t.onEvent({ type: 'error', message: 'Aborted.' });
+    t.close();
+    expect(s.text()).toBe('turn 1 · m\n  ■ The run was cancelled.\n');
+
+    const alone = sink(false);
+    const u = createTimeline(alone.out);
+    u.onEvent({ type: 'turn_end', turn: 1, message: aborted, usage: emptyUsage() });
+    u.close();
+    expect(alone.text()).toBe('  ✗ aborted: Aborted.\n');
+  });
 });

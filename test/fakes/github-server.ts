@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { requestMismatches } from '../github/fixtures/openapi.js';
 import { answerGraphQL } from './github-graphql.js';
 import { FakeImages, wantsFull } from './github-images.js';
 import { repoWire, userWire, type WireContext } from './github-wire.js';
@@ -176,6 +177,18 @@ export interface FakeHeadChange {
   committedAt: string;
 }
 
+/** A push to a branch as the repository activity API reports it (GitHub's own time). */
+export interface FakeActivity {
+  /** owner/name of the repository pushed to */
+  repo: string;
+  ref: string;
+  before: string;
+  after: string;
+  timestamp: string;
+  activity_type: 'push' | 'force_push' | 'branch_creation' | 'branch_deletion';
+  actor: string;
+}
+
 export interface FakeGitHubOptions {
   /**
    * EXTENSION POINT: routes served besides the built-in ones (checked after `override`s, before
@@ -195,7 +208,15 @@ export interface FakeGitHubOptions {
    * its real git history (see setOrigin).
    */
   origin?: string;
+  /**
+   * Writes are checked against GitHub's REST description (@octokit/openapi): a body without a
+   * field it marks required, or with a field of another type, gets 422 (default true).
+   */
+  checkRequests?: boolean;
 }
+
+/** GitHub's compare lists at most this many files. */
+const COMPARE_FILES_MAX = 300;
 
 export const ACTIONS_BOT: FakeUser = { login: 'github-actions[bot]', id: 41898282, type: 'Bot' };
 
@@ -233,13 +254,20 @@ export class FakeGitHub {
   readonly pullFiles = new Map<number, FakePullFile[]>();
   /** Pushes to a PR's head after it was opened, for its timeline. */
   readonly headChanges = new Map<number, FakeHeadChange[]>();
+  /**
+   * Pushes GitHub recorded, for `GET /repos/{o}/{r}/activity` of any repository (a fork's too):
+   * the push that made each PR's head branch (addPull's branchPushedAt), and each pushToPull.
+   */
+  readonly activity: FakeActivity[] = [];
   /** Workflow runs `GET /actions/runs/{run_id}` answers for (addRun). */
   readonly workflowRuns = new Map<number, FakeRun>();
   /** Image attachments, their signed URLs and `body_html` (github-images.ts). */
   readonly images = new FakeImages(() => this.url, 'https://github.com');
   private readonly extraRoutes: Route[] = [];
+  private readonly checkRequests: boolean;
   private readonly faults: Fault[] = [];
   private readonly overrides: { method: string; path: RegExp; handler: Handler }[] = [];
+  private readonly holds: { method: string; path: RegExp; before: () => Promise<void> }[] = [];
   private readonly tokens: Record<string, FakeUser>;
   private readonly readOnlyTokens = new Map<string, RegExp[]>();
   /** Writes refused to a read-only token (see readOnlyToken). */
@@ -249,6 +277,8 @@ export class FakeGitHub {
   private nextId = 1000;
   private server?: Server;
   private origin?: string;
+  /** PRs opened by POST /pulls (whose head the fake reads from origin) */
+  private readonly openedByApi = new Set<number>();
   url = '';
 
   constructor(options: FakeGitHubOptions = {}) {
@@ -259,6 +289,7 @@ export class FakeGitHub {
     this.now = options.now ?? (() => new Date());
     this.extraRoutes.push(...(options.extraRoutes ?? []));
     this.origin = options.origin;
+    this.checkRequests = options.checkRequests ?? true;
   }
 
   /**
@@ -360,6 +391,11 @@ export class FakeGitHub {
     /** Owner/name of the head repository when the PR comes from a fork. */
     forkRepo?: string;
     createdAt?: string;
+    /**
+     * When GitHub received the push that made the head branch (its activity record); default
+     * long before anything a test dates, as a branch is pushed before its PR is opened.
+     */
+    branchPushedAt?: string;
   }): FakePull {
     const issue = this.addIssue({
       title: input.title,
@@ -386,6 +422,15 @@ export class FakeGitHub {
       updated_at: issue.updated_at,
     };
     this.pulls.set(pull.number, pull);
+    this.activity.push({
+      repo: pull.head.repo.full_name,
+      ref: `refs/heads/${input.head}`,
+      before: '0'.repeat(40),
+      after: pull.head.sha,
+      timestamp: input.branchPushedAt ?? '2000-01-01T00:00:00Z',
+      activity_type: 'branch_creation',
+      actor: issue.user.login,
+    });
     return pull;
   }
 
@@ -549,6 +594,15 @@ export class FakeGitHub {
     const pull = this.pulls.get(number);
     if (!pull) throw new Error(`no pull request #${number}`);
     const pushedAt = input.pushedAt ?? this.stamp();
+    this.activity.push({
+      repo: pull.head.repo.full_name,
+      ref: `refs/heads/${pull.head.ref}`,
+      before: pull.head.sha,
+      after: input.sha,
+      timestamp: pushedAt,
+      activity_type: input.force ? 'force_push' : 'push',
+      actor: 'mallory',
+    });
     pull.head.sha = input.sha;
     pull.updated_at = pushedAt;
     const list = this.headChanges.get(number) ?? [];
@@ -601,6 +655,14 @@ export class FakeGitHub {
         status: '403',
       },
     });
+  }
+
+  /**
+   * The next request matching `method` and `path` waits for `before` (a test acting on GitHub at
+   * that very moment of a run), then is answered as usual.
+   */
+  hold(method: string, path: RegExp, before: () => Promise<void>): void {
+    this.holds.push({ method, path, before });
   }
 
   /** Replaces the answer of a route with a handler of the test's own. */
@@ -702,6 +764,9 @@ export class FakeGitHub {
       return send(text === undefined ? notFound() : { status: 200, body: text });
     }
 
+    const held = this.holds.findIndex((h) => h.method === method && h.path.test(path));
+    if (held !== -1) await this.holds.splice(held, 1)[0]!.before();
+
     const fault = this.faults.find(
       (f) => f.times > 0 && f.path.test(path) && (!f.method || f.method === method),
     );
@@ -730,10 +795,16 @@ export class FakeGitHub {
     // A token of a job with read-only permissions: any write not allowed for it is refused as
     // GitHub refuses it, and recorded.
     const readOnly = this.readOnlyTokens.get(token);
+    // A GraphQL query is a read (a read-only token may ask it); a mutation is a write.
+    const graphQlQuery =
+      method === 'POST' &&
+      path === '/graphql' &&
+      !/^\s*mutation\b/.test(String((body as { query?: unknown } | undefined)?.query ?? ''));
     if (
       readOnly &&
       method !== 'GET' &&
       method !== 'HEAD' &&
+      !graphQlQuery &&
       !readOnly.some((p) => p.test(`${method} ${path}`))
     ) {
       this.refusedWrites.push({ method, path });
@@ -762,7 +833,13 @@ export class FakeGitHub {
     for (const [routeMethod, pattern, handler] of [...this.extraRoutes, ...this.routes()]) {
       if (routeMethod !== method) continue;
       const m = pattern.exec(path);
-      if (m) return send(await handler({ ...parsed, params: m.slice(1) }));
+      if (!m) continue;
+      // as GitHub does, a write missing a field its description requires (or of the wrong type) is a 422
+      if (this.checkRequests && (method === 'POST' || method === 'PATCH' || method === 'PUT')) {
+        const wrong = requestMismatches(method, path, body);
+        if (wrong.length > 0) return send(invalid(`Invalid request: ${wrong.join('; ')}`));
+      }
+      return send(await handler({ ...parsed, params: m.slice(1) }));
     }
     send(notFound());
   }
@@ -784,13 +861,35 @@ export class FakeGitHub {
       [
         'GET',
         r('/issues/(\\d+)/comments'),
-        (q) =>
-          this.page(
+        (q) => {
+          // `since`: only those updated at or after it (GitHub: "last updated after the given time")
+          const from = sinceOf(q);
+          if (Number.isNaN(from)) return invalid('since is not a timestamp');
+          return this.page(
             q,
-            this.commentsOn(Number(q.params[0])).map((c) => this.full(q, this.commentWire(c))),
-          ),
+            this.commentsOn(Number(q.params[0]))
+              .filter((c) => Date.parse(c.updated_at) >= from)
+              .map((c) => this.full(q, this.commentWire(c))),
+          );
+        },
       ],
       ['POST', r('/issues/(\\d+)/comments'), (q) => this.createComment(q)],
+      // the repository's issue comments, oldest first; `since` keeps those updated at or after it
+      [
+        'GET',
+        r('/issues/comments'),
+        (q) => {
+          const since = q.query.get('since');
+          const from = since ? Date.parse(since) : -Infinity;
+          if (Number.isNaN(from)) return invalid('since is not a timestamp');
+          return this.page(
+            q,
+            this.issueComments
+              .filter((c) => Date.parse(c.updated_at) >= from)
+              .map((c) => this.full(q, this.commentWire(c))),
+          );
+        },
+      ],
       [
         'GET',
         r('/issues/comments/(\\d+)'),
@@ -804,7 +903,15 @@ export class FakeGitHub {
       [
         'GET',
         r('/pulls/(\\d+)'),
-        (q) => this.withPull(q.params[0]!, (p) => ({ status: 200, body: this.pullWire(p) })),
+        async (q) => {
+          // As GitHub does, the head of a PR opened through the API follows its branch on origin.
+          const p = this.pulls.get(Number(q.params[0]!));
+          if (p && this.origin && this.openedByApi.has(p.number)) {
+            const tip = await this.commitOf(`refs/heads/${p.head.ref}`);
+            if (tip) p.head.sha = tip;
+          }
+          return this.withPull(q.params[0]!, (x) => ({ status: 200, body: this.pullWire(x) }));
+        },
       ],
       [
         'GET',
@@ -814,6 +921,7 @@ export class FakeGitHub {
             q,
             this.reviewComments
               .filter((c) => c.pull_request_url.endsWith(`/pulls/${q.params[0]}`))
+              .filter((c) => Date.parse(c.updated_at) >= sinceOf(q))
               .map((c) => this.full(q, this.reviewCommentWire(c))),
           ),
       ],
@@ -857,6 +965,7 @@ export class FakeGitHub {
       ['POST', r('/pulls'), (q) => this.createPull(q)],
       ['GET', r('/collaborators/([^/]+)/permission'), (q) => this.permission(q)],
       ['GET', r('/issues/(\\d+)/timeline'), (q) => this.timeline(q)],
+      ['GET', /^\/repos\/([^/]+)\/([^/]+)\/activity$/i, (q) => this.activityOf(q)],
       ['GET', r('/branches/([^/]+)'), (q) => this.branch(q)],
       ['GET', r('/compare/([^/]+)'), (q) => this.compare(q)],
       ['GET', r('/contents/(.+)'), (q) => this.contents(q)],
@@ -1270,7 +1379,7 @@ export class FakeGitHub {
     );
   }
 
-  private createPull(q: ParsedRequest): Reply {
+  private async createPull(q: ParsedRequest): Promise<Reply> {
     const b = (q.body ?? {}) as {
       title?: unknown;
       body?: unknown;
@@ -1305,15 +1414,19 @@ export class FakeGitHub {
         },
       };
     }
+    // As GitHub does, the PR's head is the branch's commit on origin (when the fake has one).
+    const headSha = b.head.includes(':') ? undefined : await this.commitOf(`refs/heads/${headBranch}`);
     const pull = this.addPull({
       title: b.title,
       body: typeof b.body === 'string' ? b.body : null,
       author: q.user.login,
       head: headBranch,
+      ...(headSha ? { headSha } : {}),
       base: b.base,
     });
     pull.user = q.user;
     pull.draft = b.draft === true;
+    this.openedByApi.add(pull.number);
     return {
       status: 201,
       body: this.pullWire(pull),
@@ -1400,6 +1513,33 @@ export class FakeGitHub {
     );
   }
 
+  /** A repository's pushes, newest first unless `direction=asc`, filtered by `ref`. */
+  private activityOf(q: ParsedRequest): Reply {
+    const full = `${decodeURIComponent(q.params[0]!)}/${decodeURIComponent(q.params[1]!)}`.toLowerCase();
+    const known =
+      full === this.fullName.toLowerCase() ||
+      [...this.pulls.values()].some((p) => p.head.repo.full_name.toLowerCase() === full);
+    if (!known) return notFound();
+    const ref = q.query.get('ref');
+    const wanted = ref ? (ref.startsWith('refs/') ? ref : `refs/heads/${ref}`) : undefined;
+    const list = this.activity
+      .map((a, i) => ({ a, i }))
+      .filter(({ a }) => a.repo.toLowerCase() === full && (!wanted || a.ref === wanted))
+      .sort((x, y) => Date.parse(x.a.timestamp) - Date.parse(y.a.timestamp) || x.i - y.i)
+      .map(({ a, i }) => ({
+        id: 9000 + i,
+        node_id: `RA_${i}`,
+        before: a.before,
+        after: a.after,
+        ref: a.ref,
+        timestamp: a.timestamp,
+        activity_type: a.activity_type,
+        actor: this.userWire(this.user(a.actor)),
+      }));
+    if (q.query.get('direction') !== 'asc') list.reverse();
+    return this.page(q, list);
+  }
+
   private async branch(q: ParsedRequest): Promise<Reply> {
     const name = decodeURIComponent(q.params[0]!);
     const tip = this.origin ? await this.commitOf(`refs/heads/${name}`) : undefined;
@@ -1460,10 +1600,10 @@ export class FakeGitHub {
 
   // ---- the compare route, answered by real git over the origin (setOrigin) -------------------
 
-  private async gitIn(args: string[]): Promise<string> {
+  private async gitIn(args: string[], raw = false): Promise<string> {
     return new Promise((resolve, reject) =>
       execFile('git', args, { cwd: this.origin, maxBuffer: 16 << 20 }, (err, stdout) =>
-        err ? reject(err) : resolve(stdout.trim()),
+        err ? reject(err) : resolve(raw ? stdout : stdout.trim()),
       ),
     );
   }
@@ -1578,9 +1718,82 @@ export class FakeGitHub {
         behind_by: behind,
         total_commits: ahead,
         commits: await Promise.all(listed.map((c) => this.commitWire(c))),
-        files: [],
+        // GitHub lists the files of the merge base's diff with the head, at most 300 (and only on
+        // the first page of a paged compare)
+        files:
+          page === 1
+            ? (await this.diffEntries(mergeBase, head))
+                .slice(0, COMPARE_FILES_MAX)
+                .map((f) => this.pullFileWire(f, head))
+            : [],
       },
     };
+  }
+
+  /**
+   * The files of `git diff from to` as GitHub's diff entries (`diff-entry`): status, counts and
+   * each file's `patch` (its hunks, without the `diff --git` and `---`/`+++` lines; none for a
+   * binary file), computed by real git over the origin.
+   */
+  async diffEntries(from: string, to: string): Promise<FakePullFile[]> {
+    const status = (await this.gitIn(['diff', '--name-status', '-z', '-M', from, to])).split('\0');
+    const numstat = (await this.gitIn(['diff', '--numstat', '-z', '-M', from, to])).split('\0');
+    const counts = new Map<string, [number, number]>();
+    // -z numstat: "A\tD\tpath" or, for a rename, "A\tD\t" then the old and the new path
+    for (let i = 0; i < numstat.length; i++) {
+      const m = /^(\d+|-)\t(\d+|-)\t(.*)$/.exec(numstat[i]!);
+      if (!m) continue;
+      let path = m[3]!;
+      if (path === '') {
+        path = numstat[i + 2]!;
+        i += 2;
+      }
+      counts.set(path, [m[1] === '-' ? 0 : Number(m[1]), m[2] === '-' ? 0 : Number(m[2])]);
+    }
+    const names: Record<string, FakePullFile['status']> = {
+      A: 'added',
+      D: 'removed',
+      M: 'modified',
+      R: 'renamed',
+      C: 'copied',
+      T: 'changed',
+    };
+    const out: FakePullFile[] = [];
+    for (let i = 0; i < status.length; i++) {
+      const code = status[i];
+      if (!code) continue;
+      const kind = names[code[0]!] ?? 'modified';
+      const previous = kind === 'renamed' || kind === 'copied' ? status[++i] : undefined;
+      const filename = status[++i]!;
+      const diff = await this.gitIn(
+        ['diff', '-M', from, to, '--', ...(previous ? [previous] : []), filename],
+        true,
+      );
+      const at = diff.indexOf('\n@@');
+      const [additions, deletions] = counts.get(filename) ?? [0, 0];
+      out.push({
+        filename,
+        status: kind,
+        additions,
+        deletions,
+        // GitHub's patch ends without the diff's last newline
+        ...(at >= 0 ? { patch: diff.slice(at + 1).replace(/\n$/, '') } : {}),
+        ...(previous ? { previous_filename: previous } : {}),
+      });
+    }
+    return out;
+  }
+
+  /**
+   * The PR's files are now those of `git diff base...head` over the origin (GitHub's own diff of a
+   * pull request: from the merge base), as after a push.
+   */
+  async syncPullFiles(number: number, base: string, head: string): Promise<FakePullFile[]> {
+    const [b, h] = await Promise.all([this.commitOf(base), this.commitOf(head)]);
+    if (!b || !h) throw new Error(`syncPullFiles: ${base} or ${head} is not in the origin`);
+    const files = await this.diffEntries(await this.gitIn(['merge-base', b, h]), h);
+    this.setPullFiles(number, files);
+    return files;
   }
 
   /** A file's bytes with the raw media type, or the content-file object (base64) otherwise. */
@@ -1794,6 +2007,12 @@ function rightLines(files: FakePullFile[], path: string): Map<number, string> {
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A listing's `since` (ISO 8601) in ms; -Infinity without one, NaN for one that is not a time. */
+function sinceOf(q: ParsedRequest): number {
+  const since = q.query.get('since');
+  return since ? Date.parse(since) : -Infinity;
 }
 
 export async function startFakeGitHub(options?: FakeGitHubOptions): Promise<FakeGitHub> {

@@ -271,10 +271,11 @@ describe('a prompt task about an issue (issue-number)', () => {
 });
 
 describe('a fork’s head is pinned to the commit of the request', () => {
+  let branches = 0;
   const forkComment = async (setup: (n: number, triggerAt: string) => void) => {
     const pull = gh.addPull({
       title: 'From a fork',
-      head: 'patch-1',
+      head: `patch-${++branches}`,
       headSha: '1'.repeat(40),
       forkRepo: 'mallory/demo',
       createdAt: '2026-03-03T08:00:00Z',
@@ -298,12 +299,15 @@ describe('a fork’s head is pinned to the commit of the request', () => {
   it('no push since the request: the current head is the one', async () => {
     const ctx = await forkComment(() => undefined);
     expect(ctx.pr).toMatchObject({ fork: true, headSha: '2'.repeat(40), headRepo: 'mallory/demo' });
+    const read = gh.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/activity')).at(-1)!;
+    expect(read.path).toBe('/repos/mallory/demo/activity');
+    expect(read.query.get('ref')).toBe(`refs/heads/patch-${branches}`);
   });
 
-  it('a push after the request is refused, also when the commit claims an older date', async () => {
+  it('a push after the request is refused, by the time GitHub received it, whatever date the commit claims', async () => {
     await expect(
       forkComment((n) => gh.pushToPull(n, { sha: '3'.repeat(40), pushedAt: '2026-03-03T10:00:05Z' })),
-    ).rejects.toThrow(/moved after the request \(commit 333333333333 was added/);
+    ).rejects.toThrow(/moved after the request \(a push to 333333333333 at 2026-03-03T10:00:05Z/);
     await expect(
       forkComment((n) =>
         gh.pushToPull(n, {
@@ -312,6 +316,12 @@ describe('a fork’s head is pinned to the commit of the request', () => {
           committedAt: '2020-01-01T00:00:00Z',
         }),
       ),
+    ).rejects.toThrow(/moved after the request \(a push to 444444444444 at 2026-03-03T10:00:05Z/);
+  });
+
+  it('a push in the same second as the request is refused (it may have come after)', async () => {
+    await expect(
+      forkComment((n) => gh.pushToPull(n, { sha: '6'.repeat(40), pushedAt: '2026-03-03T10:00:00Z' })),
     ).rejects.toThrow(/moved after the request/);
   });
 
@@ -320,16 +330,36 @@ describe('a fork’s head is pinned to the commit of the request', () => {
       forkComment((n) =>
         gh.pushToPull(n, { sha: '5'.repeat(40), force: true, pushedAt: '2026-03-03T10:01:00Z' }),
       ),
-    ).rejects.toThrow(/the branch was force-pushed at 2026-03-03T10:01:00Z/);
+    ).rejects.toThrow(/the branch was force-pushed to 555555555555 at 2026-03-03T10:01:00Z/);
   });
 
-  it('a timeline the token may not read stops the run rather than guess', async () => {
+  it('a head the push record does not show before the request is refused', async () => {
+    // GitHub's head moved with no push recorded (the record kept nothing that old, say)
+    await expect(
+      forkComment((n) => {
+        gh.pulls.get(n)!.head.sha = '7'.repeat(40);
+      }),
+    ).rejects.toThrow(
+      /cannot be established: the last push GitHub recorded before the request left mallory\/demo:patch-\d+ at 222222222222/,
+    );
+    await expect(
+      forkComment((n) => {
+        const ref = `refs/heads/${gh.pulls.get(n)!.head.ref}`;
+        for (let i = gh.activity.length - 1; i >= 0; i--)
+          if (gh.activity[i]!.ref === ref) gh.activity.splice(i, 1);
+      }),
+    ).rejects.toThrow(/GitHub records no push to mallory\/demo:patch-\d+ before the request.*not run/);
+  });
+
+  it('a push record the token may not read stops the run rather than guess', async () => {
     gh.fail({
-      path: /\/timeline$/,
+      path: /\/activity$/,
       status: 403,
       body: { message: 'Resource not accessible by integration' },
     });
-    await expect(forkComment(() => undefined)).rejects.toThrow(/timeline.*not run/);
+    await expect(forkComment(() => undefined)).rejects.toThrow(
+      /could not be read \(403: Resource not accessible by integration\).*not run.*review comment/,
+    );
   });
 });
 

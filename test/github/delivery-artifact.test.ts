@@ -90,7 +90,7 @@ describe('checkCommits', () => {
 
 describe('the manifest', () => {
   const good = {
-    schema: 1,
+    schema: 2,
     repository: 'octo/demo',
     runId: '5',
     runAttempt: '1',
@@ -105,7 +105,14 @@ describe('the manifest', () => {
     prTitle: 't',
     prBody: 'b',
     commentText: 'c',
-    summary: {},
+    summary: {
+      conclusion: 'success',
+      models: ['m'],
+      turns: 1,
+      usage: {},
+      changedFiles: [],
+      toolLog: [],
+    },
     outputs: { conclusion: 'success', model: 'm', turns: 1, usage: {} },
     marker: { sessionId: '5-1-1', artifactName: 'patchloop-transcript-1-5-1-agent' },
   };
@@ -113,7 +120,11 @@ describe('the manifest', () => {
   it('is read strictly', () => {
     expect(parseManifest(JSON.stringify(good)).branch).toBe('patchloop/issue-1-x');
     for (const bad of [
-      { ...good, schema: 2 },
+      { ...good, schema: 1 },
+      { ...good, outputs: { ...good.outputs, conclusion: 'won' } },
+      { ...good, outputs: { ...good.outputs, turns: '3' } },
+      { ...good, prTitle: 'x'.repeat(300) },
+      { ...good, extra: 1 },
       { ...good, baseCommit: 'HEAD~1' },
       { ...good, prHead: 'yes' },
       { ...good, commentId: -1 },

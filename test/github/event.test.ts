@@ -359,3 +359,38 @@ describe('a failed run of a fork’s pull request', () => {
     expect(taskFromEvent('workflow_run', p, { ...options, repository: 'octo-org/octo-repo' }).run).toBe(true);
   });
 });
+
+describe('plan and approve (CONTRACT §13)', () => {
+  const onIssue = (body: string, extra: Partial<EventOptions> = {}) =>
+    run(
+      'issue_comment',
+      issueComment({ issue: { number: 3, title: 'T', body: 'B' }, comment: { id: 5, body } }),
+      extra,
+    );
+  const intentOf = (d: ReturnType<typeof run>) => (d.run ? d.task.intent : 'no run');
+
+  it('a request that begins with "plan" is a plan, one that begins with "approve" an approval', () => {
+    expect(intentOf(onIssue('/patchloop plan fix the crash'))).toBe('plan');
+    expect(intentOf(onIssue('Please: /patchloop, Plan: the crash'))).toBe('plan');
+    expect(intentOf(onIssue('/patchloop approve'))).toBe('approve');
+    // words that merely start with them, or come later, are ordinary requests
+    expect(intentOf(onIssue('/patchloop planet names are wrong'))).toBeUndefined();
+    expect(intentOf(onIssue('/patchloop fix it as planned, approve later'))).toBeUndefined();
+  });
+
+  it('require-approval makes every write run a plan, but not an approval or a review', () => {
+    const extra = { requireApproval: true };
+    expect(intentOf(onIssue('/patchloop fix the crash', extra))).toBe('plan');
+    expect(intentOf(onIssue('/patchloop approve', extra))).toBe('approve');
+    const review = run(
+      'issue_comment',
+      issueComment({
+        issue: { number: 4, title: 'T', body: 'B', isPullRequest: true },
+        comment: { id: 6, body: '/patchloop review' },
+      }),
+      extra,
+    );
+    expect(review.run && review.task.mode).toBe('review');
+    expect(intentOf(review)).toBeUndefined();
+  });
+});

@@ -39,6 +39,72 @@ describe('the GitHub client', () => {
     expect(warnings.join('\n')).toMatch(/secondary rate limit .* retrying after 2 s/);
   });
 
+  it('one comment under a 429 with Retry-After: 1 is two requests, a second apart; a lasting 429 is three, not twelve', async () => {
+    const issue = gh.addIssue({ title: 'too many requests' });
+    const comments = new RegExp(`/issues/${issue.number}/comments$`);
+    const warnings: string[] = [];
+    const github = createGitHubClient({
+      token: 'ghs_faketoken',
+      baseUrl: gh.url,
+      log: { debug: () => {}, info: () => {}, warning: (m) => warnings.push(m) },
+    });
+    const tooMany = { message: 'Too many requests', status: '429' };
+    gh.fail({ method: 'POST', path: comments, status: 429, headers: { 'retry-after': '1' }, body: tooMany });
+    const post = (body: string) =>
+      github.rest.issues.createComment({ owner: 'octo', repo: 'demo', issue_number: issue.number, body });
+    const { data } = await post('hello');
+    expect(data.body).toBe('hello');
+    const attempts = gh.requestsTo('POST', comments);
+    expect(attempts.map((r) => r.status)).toEqual([429, 201]);
+    // waited as told: a second (the fake's clock is the wall clock)
+    expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(990);
+    expect(warnings.join('\n')).toMatch(/secondary rate limit on POST .* retrying after 1 s/);
+
+    // a 429 that lasts: the first try and rateLimitRetries (2) more, each after its retry-after
+    gh.fail({
+      method: 'POST',
+      path: comments,
+      status: 429,
+      headers: { 'retry-after': '0' },
+      body: tooMany,
+      times: 20,
+    });
+    await expect(post('again')).rejects.toMatchObject({ status: 429 });
+    expect(gh.requestsTo('POST', comments)).toHaveLength(2 + 3);
+    expect(warnings.at(-1)).toMatch(/giving up/);
+  });
+
+  it('a 429 without retry-after waits for x-ratelimit-reset, or a minute with no header at all', async () => {
+    const issue = gh.addIssue({ title: 'limits without retry-after' });
+    const path = new RegExp(`/issues/${issue.number}$`);
+    const warnings: string[] = [];
+    // retryAfterBaseValue 5: a "second" is 5 ms
+    const github = createGitHubClient({
+      token: 'ghs_faketoken',
+      baseUrl: gh.url,
+      retryAfterBaseValue: 5,
+      log: { debug: () => {}, info: () => {}, warning: (m) => warnings.push(m) },
+    });
+    const get = () => github.rest.issues.get({ owner: 'octo', repo: 'demo', issue_number: issue.number });
+    gh.fail({
+      method: 'GET',
+      path,
+      status: 429,
+      headers: {
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 20),
+      },
+    });
+    await get();
+    expect(warnings.at(-1)).toMatch(/secondary rate limit on GET .* retrying after (20|21) s/);
+    gh.fail({ method: 'GET', path, status: 429 });
+    await get();
+    expect(warnings.at(-1)).toMatch(/secondary rate limit on GET .* retrying after 60 s/);
+    const seen = gh.requestsTo('GET', path);
+    expect(seen.map((r) => r.status)).toEqual([429, 200, 429, 200]);
+    expect(seen[3]!.at - seen[2]!.at).toBeGreaterThanOrEqual(60 * 5 - 10);
+  });
+
   it("is the toolkit's Octokit: the token as authorization, each request on the debug log", async () => {
     const issue = gh.addIssue({ title: 'logged' });
     const debug: string[] = [];
@@ -370,6 +436,18 @@ describe('the fake GitHub speaks GitHub’s REST description', () => {
         '/repos/{owner}/{repo}/issues/{issue_number}/timeline',
         200,
         () => github.rest.issues.listEventsForTimeline({ ...o, issue_number: pull.number }),
+      ],
+      [
+        'GET',
+        '/repos/{owner}/{repo}/activity',
+        200,
+        () =>
+          github.rest.repos.listActivities({
+            owner: 'mallory',
+            repo: 'demo',
+            ref: 'refs/heads/feature',
+            direction: 'desc',
+          }),
       ],
       [
         'GET',

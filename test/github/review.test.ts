@@ -5,7 +5,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGitHubClient, type GitHubClient } from '../../src/github/octokit.js';
 import { gatherReviewContext, ownedBy, threadsOf } from '../../src/github/review-context.js';
 import { parsePatch, placeComment, diffFileOf } from '../../src/github/review-diff.js';
-import { planReview, postReview, reviewBody, type ReviewPlan } from '../../src/github/review-post.js';
+import {
+  commentText,
+  planReview,
+  postReview,
+  reviewBody,
+  type ReviewPlan,
+} from '../../src/github/review-post.js';
+import { neutralizeMentions } from '../../src/report/mentions.js';
 import { renderReviewContext } from '../../src/github/review-render.js';
 import { TRACKING_MARKER } from '../../src/github/trigger.js';
 import type { DraftComment } from '../../src/tools/add-review-comment.js';
@@ -90,8 +97,18 @@ describe('the fake GitHub’s review routes', () => {
     const reply = await github.rest.pulls.createReviewComment({
       ...n,
       body: 'answered',
+      commit_id: comments.data[0]!.commit_id,
+      path: comments.data[0]!.path,
       in_reply_to: comments.data[0]!.id,
-    } as Parameters<typeof github.rest.pulls.createReviewComment>[0]);
+    });
+    // GitHub's description requires commit_id and path, in_reply_to or not: the fake says 422 as GitHub would
+    const bare = await github.rest.pulls
+      .createReviewComment({ ...n, body: 'answered', in_reply_to: comments.data[0]!.id } as Parameters<
+        typeof github.rest.pulls.createReviewComment
+      >[0])
+      .catch((e: { status: number; message: string }) => e);
+    expect(bare).toMatchObject({ status: 422 });
+    expect((bare as { message: string }).message).toContain('$.commit_id: missing; $.path: missing');
     const checks: [string, string, number, unknown][] = [
       ['POST', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews', 200, review.data],
       [
@@ -147,6 +164,7 @@ describe('posting a review', () => {
       plan: p,
       ...(refused ? { refused } : {}),
       clean: (t) => t,
+      redact: (t) => t,
     });
 
   it('posts inline comments with suggestion blocks and moves the rest into the body; event COMMENT', async () => {
@@ -161,7 +179,15 @@ describe('posting a review', () => {
       ],
       [],
     );
-    const posted = await postReview({ github, ...o, number: pull.number, plan, body, clean: (t) => t });
+    const posted = await postReview({
+      github,
+      ...o,
+      number: pull.number,
+      plan,
+      body,
+      clean: (t) => t,
+      redact: (t) => t,
+    });
     expect(gh.reviews).toHaveLength(1);
     const request = gh.requestsTo('POST', /\/reviews$/)[0]!.body as {
       event: string;
@@ -180,7 +206,15 @@ describe('posting a review', () => {
     const pull = pullWithDiff();
     // A comment the diff check let through (the diff changed between reading and posting).
     const plan = planReview([draft('src/math.js', 3), draft('src/math.js', 9)], []);
-    const posted = await postReview({ github, ...o, number: pull.number, plan, body, clean: (t) => t });
+    const posted = await postReview({
+      github,
+      ...o,
+      number: pull.number,
+      plan,
+      body,
+      clean: (t) => t,
+      redact: (t) => t,
+    });
     expect(gh.requestsTo('POST', /\/reviews$/).map((r) => r.status)).toEqual([422, 200]);
     expect(gh.reviews).toHaveLength(1);
     expect(gh.reviewComments).toHaveLength(0);
@@ -192,7 +226,15 @@ describe('posting a review', () => {
   it('a re-review repeats no standing remark of its own and answers its own outdated thread', async () => {
     const pull = pullWithDiff();
     const first = planReview([draft('src/math.js', 3), draft('src/math.js', 12)], []);
-    await postReview({ github, ...o, number: pull.number, plan: first, body, clean: (t) => t });
+    await postReview({
+      github,
+      ...o,
+      number: pull.number,
+      plan: first,
+      body,
+      clean: (t) => t,
+      redact: (t) => t,
+    });
     // The author changes line 12; line 3 stays as it was.
     gh.setPullFiles(pull.number, [
       {
@@ -219,15 +261,80 @@ describe('posting a review', () => {
       plan: second,
       body,
       clean: (t) => t,
+      redact: (t) => t,
     });
     expect(posted.replies).toBe(1);
     const replies = gh.reviewComments.filter((c) => c.in_reply_to_id !== undefined);
     expect(replies).toHaveLength(1);
     expect(replies[0]!.in_reply_to_id).toBe(context.threads[1]!.id);
+    const sent = gh.requestsTo('POST', /\/pulls\/\d+\/comments$/)[0]!.body as Record<string, unknown>;
+    expect(sent).toMatchObject({
+      commit_id: 'a'.repeat(40),
+      path: 'src/math.js',
+      in_reply_to: context.threads[1]!.id,
+    });
     expect(gh.requestsTo('POST', /\/comments\/\d+\/replies$/)).toHaveLength(0);
     // a third review answers that thread no more
     const again = await gatherReviewContext(github, { ...o, number: pull.number }, ['github-actions[bot]']);
     expect(planReview([], again.threads).resolved).toHaveLength(0);
+  });
+});
+
+describe('a comment’s text: prose made safe, suggestion code kept as written', () => {
+  // as the action cleans: the run's redaction, mentions and HTML comments in prose neutralised
+  const redact = (t: string) => t.replaceAll('sk-secret-123', '***');
+  const cleaners = {
+    clean: (t: string) => neutralizeMentions(redact(t)).replace(/<!--/g, '&lt;!--'),
+    redact,
+  };
+
+  it('code in a suggestion keeps @param and <!-- (a fence is code to GitHub); the prose above is neutralised', () => {
+    const text = commentText(
+      draft('a.js', 1, {
+        body: 'Ask @alice <!-- hidden -->',
+        suggestion: '/** @param x <!-- keep --> */\nconst k = "sk-secret-123";\n',
+      }),
+      cleaners,
+    );
+    expect(text).toBe(
+      'Ask @\u200Balice &lt;!-- hidden -->\n\n```suggestion\n/** @param x <!-- keep --> */\nconst k = "***";\n```',
+    );
+  });
+
+  it('a suggestion with a bidi override is no suggestion: its code written out under a warning', () => {
+    const text = commentText(
+      draft('a.js', 1, { body: 'Fix\u202E it', suggestion: 'ok = true;\u202E // \u2066x\u2069 ``` ' }),
+      cleaners,
+    );
+    expect(text).not.toContain('suggestion\n');
+    expect(text).not.toMatch(/[\u202E\u2066\u2069]/u);
+    expect(text).toContain('Fix<U+202E> it');
+    expect(text).toContain('(U+202E, U+2066, U+2069)');
+    expect(text).toContain('````text\nok = true;<U+202E> // <U+2066>x<U+2069> ``` \n````');
+  });
+
+  it('prose cannot leave a fence or a raw HTML block open to swallow the suggestion', () => {
+    const fenced = commentText(draft('a.js', 1, { body: 'see\n```js\nx', suggestion: 'y' }), cleaners);
+    expect(fenced).toBe('see\n```js\nx\n```\n\n```suggestion\ny\n```');
+    const pre = commentText(draft('a.js', 1, { body: '<pre>\nx', suggestion: '@y' }), cleaners);
+    expect(pre).toBe('&lt;pre>\nx\n\n```suggestion\n@y\n```');
+  });
+
+  it('a comment moved into the review body keeps its suggestion code as written too', () => {
+    const plan = planReview(
+      [draft('a.js', 9, { inDiff: false, reason: 'not in the diff', suggestion: '// @param <!-- x -->' })],
+      [],
+    );
+    const body = reviewBody({
+      finalText: 'Verdict for @bob',
+      checked: 'nothing',
+      usage: 'u',
+      runUrl: 'https://example.test/run',
+      plan,
+      ...cleaners,
+    });
+    expect(body).toContain('Verdict for @\u200Bbob');
+    expect(body).toContain('  ```suggestion\n  // @param <!-- x -->\n  ```');
   });
 });
 

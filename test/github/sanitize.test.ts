@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   decodeEntities,
   frameUntrusted,
+  hiddenCharacters,
   sanitizeCode,
+  showHidden,
   sanitizeUntrusted,
   stripInvisible,
 } from '../../src/github/sanitize.js';
@@ -244,5 +246,43 @@ describe('a body that uses every trick at once', () => {
         'Thanks!',
       ].join('\n'),
     );
+  });
+});
+
+describe('characters a reader of code cannot see, written out (review suggestions)', () => {
+  it('names and writes out bidi controls, zero-width and tag characters, separators, look-alike spaces, a lone CR', () => {
+    const text = `a\u202Eb\u2066c\u2069 x\u200By${tagged('hi')} s\u2028t shy\u00ADx nb\u00A0sp cr\rx vs\u{E0100}`;
+    expect(hiddenCharacters(text)).toEqual([
+      'U+202E',
+      'U+2066',
+      'U+2069',
+      'U+200B',
+      'U+E0068',
+      'U+E0069',
+      'U+2028',
+      'U+00AD',
+      'U+00A0',
+      'U+000D',
+      'U+E0100',
+    ]);
+    expect(showHidden('a\u202Eb\u200Bc\u2028d')).toBe('a<U+202E>b<U+200B>c<U+2028>d');
+    expect(hiddenCharacters(showHidden(text))).toEqual([]);
+  });
+
+  it('leaves code and emoji as written: @param, <!--, &lt;, CRLF, a variation selector after an emoji, a ZWJ sequence', () => {
+    for (const text of [
+      '/** @param name <!-- not a comment --> &lt;b&gt; */',
+      'line one\r\nline two',
+      'const heart = "❤️";',
+      'const family = "👨‍👩‍👧";',
+      'const sign = "\u0600";',
+    ]) {
+      expect(hiddenCharacters(text)).toEqual([]);
+      expect(showHidden(text)).toBe(text);
+    }
+  });
+
+  it('a variation selector or joiner that draws nothing is named', () => {
+    expect(hiddenCharacters('a\uFE0Fb a\u200Db 😀\u200Dx')).toEqual(['U+FE0F', 'U+200D']);
   });
 });

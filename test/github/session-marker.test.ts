@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   commentBody,
   COMMENT_LIMIT,
+  MAX_JOINED_IDS,
   readSessionMarker,
   sessionMarkerText,
   withoutMarkers,
@@ -34,6 +35,28 @@ describe('the session marker', () => {
     expect(body).toContain(TRACKING_MARKER);
   });
 
+  it('carries the loop phase and the joined requests (joining), and refuses odd ones', () => {
+    const full = {
+      runId: '7001',
+      sessionId: '7001-1-1',
+      loop: 'working' as const,
+      joined: [1003, 1004],
+      joinedReview: [55],
+    };
+    expect(readSessionMarker(commentBody('working', undefined, full))).toEqual(full);
+    // the most ids a marker may list still fit the marker's bound
+    const many = { ...full, joined: Array.from({ length: MAX_JOINED_IDS }, (_, i) => 4_000_000_000 + i) };
+    many.joinedReview = many.joined;
+    expect(readSessionMarker(commentBody('x', undefined, many))).toEqual(many);
+    const odd = (extra: Record<string, unknown>) =>
+      readSessionMarker(`x\n${sessionMarkerText({ runId: '1', sessionId: '1-1', ...extra } as never)}`);
+    expect(odd({ loop: 'sleeping' })).toBeUndefined();
+    expect(odd({ joined: ['1003'] })).toBeUndefined();
+    expect(odd({ joined: [-1] })).toBeUndefined();
+    expect(odd({ joinedReview: 5 })).toBeUndefined();
+    expect(odd({ joined: Array.from({ length: MAX_JOINED_IDS + 1 }, (_, i) => i + 1) })).toBeUndefined();
+  });
+
   it('refuses markers that are not well-formed', () => {
     const encoded = (v: unknown) =>
       `<!-- patchloop:session ${Buffer.from(JSON.stringify(v)).toString('base64url')} -->`;
@@ -46,6 +69,13 @@ describe('the session marker', () => {
     expect(readSessionMarker(encoded({ runId: '1', sessionId: 's', branch: 7 }))).toBeUndefined();
     expect(readSessionMarker(encoded({ runId: '1', sessionId: 's', extra: 'x' }))).toBeUndefined();
     expect(readSessionMarker(encoded(['1', 's']))).toBeUndefined();
+    // the daily budgets' fields: a cost is a finite number of dollars, not below zero
+    expect(readSessionMarker(encoded({ runId: '1', sessionId: 's', costUsd: -1 }))).toBeUndefined();
+    expect(readSessionMarker(encoded({ runId: '1', sessionId: 's', costUsd: '9' }))).toBeUndefined();
+    expect(readSessionMarker(encoded({ runId: '1', sessionId: 's', requester: '' }))).toBeUndefined();
+    expect(
+      readSessionMarker(sessionMarkerText({ runId: '5', sessionId: '5-1', costUsd: 0.25, requester: 'al' })),
+    ).toEqual({ runId: '5', sessionId: '5-1', costUsd: 0.25, requester: 'al' });
     expect(readSessionMarker(sessionMarkerText({ runId: '5', sessionId: '5-1' }))).toEqual({
       runId: '5',
       sessionId: '5-1',

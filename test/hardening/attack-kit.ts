@@ -517,7 +517,7 @@ export { tmpdir };
 // runs another bundle altogether (e.g. one built from the commit before issue 11). Unset, the
 // tests run the bundle of the tree as it is.
 
-export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }> = {
+export const PATCHES: Record<string, { what: string; edits: [RegExp, string][]; bundle?: 'cli' }> = {
   'cloud-command-env': {
     what: 'command-env may name a cloud credential variable',
     edits: [[/if\([\w$]+!==void 0\)(throw new [\w$]+\(`Input command-env may not name)/g, 'if(false)$1']],
@@ -790,6 +790,180 @@ export const PATCHES: Record<string, { what: string; edits: [RegExp, string][] }
       [/\.weaken\?\?\[\]/g, '.weaken??(process.env.PL_WEAKEN?process.env.PL_WEAKEN.split(","):[])'],
       [/\.selfCheck!==!1/g, '.selfCheck!==!1&&!process.env.PL_WEAKEN'],
     ],
+  },
+  // ---- mcp ----
+  'mcp-server-folder': {
+    what: 'a stdio MCP server starts in the workspace (where npx takes a node_modules/.bin of the checkout first)',
+    edits: [
+      [
+        /function ([\w$]+)\(([\w$]+)\)\{(let [\w$]+=\2\.sandbox\?void 0:)/g,
+        'function $1($2){return{cwd:$2.root,remove:()=>{}};$3',
+      ],
+    ],
+  },
+  'mcp-program-path': {
+    what: "a stdio MCP server's program is looked up on the whole PATH, workspace entries included",
+    edits: [
+      [
+        /([\w$]+)\.PATH=[\w$]+\(\1\.PATH\?\?"",([\w$]+)\.root\);let ([\w$]+)=[\w$]+\(([\w$]+)\.command,/g,
+        'let $3=(x=>x)($4.command,',
+      ],
+    ],
+  },
+  'mcp-stderr': {
+    what: "a stdio MCP server's stderr is put in the summary line that says it did not start",
+    edits: [
+      [
+        /([\w$]+)\.problems\.push\(([\w$]+)\.redact\(`did not start: \$\{([\w$]+)\}/g,
+        '$1.problems.push($2.redact(`did not start: $${$3} (its stderr: $${$1.detail})',
+      ],
+    ],
+  },
+  'mcp-log-neutraliser': {
+    what: "an MCP server's words reach the log's MCP lines as they are (newlines kept, workflow commands not broken)",
+    edits: [
+      [
+        /\{let ([\w$]+)=([\w$]+)\.replace\(\/\\s\+\/g," "\)\.trim\(\);return \1\.length>/g,
+        '{let $1=$2;return $1.length>',
+      ],
+      [
+        /\.forEach\(\(([\w$]+),([\w$]+)\)=>\{let ([\w$]+)=[\w$]+\(\1\);(?=[\w$]+\.servers\[\2\]\.failed)/g,
+        '.forEach(($1,$2)=>{let $3=$1;',
+      ],
+    ],
+  },
+  'mcp-line-bound': {
+    what: "the stdio MCP transport lets the SDK's ReadBuffer overflow throw from its data handler",
+    edits: [
+      [
+        /try\{this\.buffer\.append\(([\w$]+)\)\}catch\(([\w$]+)\)\{this\.why\?\?=`it wrote more than/g,
+        'this.buffer.append($1);if(0)try{}catch($2){this.why??=`it wrote more than',
+      ],
+    ],
+  },
+  // ---- cli ----
+  // The replay of issue 36 item 2 as it was: every recorded command run again by default, as the
+  // user, with the test command and bash taken from the transcript.
+  'replay-commands': {
+    bundle: 'cli',
+    what: 'replay runs the recorded commands by default, unsandboxed, with the transcript’s test command and bash',
+    edits: [
+      [/\["run-commands"\]===!0/g, '["run-commands"]!==42'],
+      [/mode:"auto",env:([\w$.]+),commandEnv:/g, 'mode:"off",env:$1,commandEnv:'],
+      [
+        /\.kind!=="isolated"(\)+)throw new Error\(`replay runs recorded/g,
+        '.kind!=="isolated"&&!1$1throw new Error(`replay runs recorded',
+      ],
+      [
+        /protectedPaths:\[\.\.\.([\w$]+),\.\.\.([\w$]+)\.protectedPaths\?\?\[\]\],commands:[\w$]+&&[\w$]+!==void 0,testCommand:([\w$]+)\["test-command"\],allowBash:[\w$]+\["allow-bash"\]===!0/g,
+        'protectedPaths:[...$1,...$2.protectedPaths??[]],commands:!0,testCommand:$3["test-command"]??$2.testCommand,allowBash:$2.allowBash===!0',
+      ],
+      [/runCommands:([\w$]+)&&([\w$]+)!==void 0/g, 'runCommands:!0'],
+    ],
+  },
+  // replay --run-commands outside the sandbox: as the user who runs it
+  'replay-sandbox': {
+    bundle: 'cli',
+    what: 'replay --run-commands runs the commands as the user, without the sandbox',
+    edits: [
+      [/mode:"auto",env:([\w$.]+),commandEnv:/g, 'mode:"off",env:$1,commandEnv:'],
+      [
+        /\.kind!=="isolated"(\)+)throw new Error\(`replay runs recorded/g,
+        '.kind!=="isolated"&&!1$1throw new Error(`replay runs recorded',
+      ],
+      [/commands:([\w$]+)&&([\w$]+)!==void 0,testCommand/g, 'commands:$1,testCommand'],
+      [/runCommands:([\w$]+)&&([\w$]+)!==void 0/g, 'runCommands:$1'],
+    ],
+  },
+  // replay --run-commands with the transcript's test command and bash
+  'replay-settings': {
+    bundle: 'cli',
+    what: 'replay --run-commands takes the test command and bash from the transcript',
+    edits: [
+      [
+        /protectedPaths:\[\.\.\.([\w$]+),\.\.\.([\w$]+)\.protectedPaths\?\?\[\]\],commands:([^,]+),testCommand:([\w$]+)\["test-command"\],allowBash:([\w$]+)\["allow-bash"\]===!0/g,
+        'protectedPaths:[...$1,...$2.protectedPaths??[]],commands:$3,testCommand:$4["test-command"]??$2.testCommand,allowBash:$5["allow-bash"]===!0||$2.allowBash===!0',
+      ],
+    ],
+  },
+  // ---- ghtrust ----
+  'fork-head-pin': {
+    what: "a fork PR's head is taken as it is when the job runs, without GitHub's record of its pushes",
+    edits: [
+      [
+        /(async function [\w$]+\([\w$]+,([\w$]+)\)\{)(let\[[\w$]+,[\w$]+\]=\2\.headRepo\.split\("\/"\))/g,
+        '$1return{ok:!0,sha:$2.currentHead};$3',
+      ],
+    ],
+  },
+  'suggestion-hidden': {
+    what: 'a review suggestion is offered as one-click whatever characters it holds',
+    edits: [
+      [
+        /return\[\.\.\.new Set\(\[\.\.\.([\w$]+)\.matchAll\(([\w$]+)\)\]/g,
+        'return[];[...new Set([...$1.matchAll($2)]',
+      ],
+    ],
+  },
+  // ---- overlay ----
+  'move-byte-budget': {
+    what: "the overlay's move copies whatever the layer holds, with no byte budget (src/sandbox/perl/apply.pl)",
+    edits: [[/\$bytes > \$max_bytes/g, '0']],
+  },
+  'move-waits-namespace': {
+    what: "the overlay's move starts without waiting for the command's PID namespace to be gone (src/sandbox/perl/apply.pl)",
+    edits: [[/while \(pidns_tasks\(\$ns_text\)\)/g, 'while (0)']],
+  },
+  'overlay-stale-state': {
+    what: 'set-up leaves the overlay state of runs that were killed (src/sandbox/overlay.ts, removeStaleState)',
+    edits: [[/([\w$]+)\.length&&await [\w$]+\([\w$]+,[\w$]+,\["-rf","--",\.\.\.\1\]\)/g, '0']],
+  },
+  // ---- delivery ----
+  'delivery-plan-schema': {
+    what: "stage: deliver takes the delivery plan's fields without its JSON Schema (any conclusion, any type)",
+    edits: [
+      [/if\(([\w$]+)!==void 0\)throw new ([\w$]+)\("manifest",\1\)/g, 'if(!1)throw new $2("manifest",$1)'],
+    ],
+  },
+  'delivery-derived-branch': {
+    what: "stage: deliver takes the plan's branch as given instead of deriving it from the task",
+    edits: [
+      [
+        /if\(!new RegExp\(`\^\$\{[\w$]+\}\(-\[2-9\]\|-\[1-9\]\[0-9\]\{1,5\}\)\?\$`\)\.test\([\w$]+\.branch\)\)throw/g,
+        'if(!1)throw',
+      ],
+      [
+        /if\(await [\w$]+\([\w$]+,[\w$]+\.branch\)\)(throw [\w$]+\(`\\`\$\{[\w$]+\.branch\}\\` is already on origin)/g,
+        'if(!1)$1',
+      ],
+    ],
+  },
+  'review-record-identity': {
+    what: "an automatic review believes a review-summary or reviewed marker on anyone's comment or review, not only patchloop's own",
+    edits: [
+      [
+        /if\(([\w$]+)\.user\?\.login\?\.toLowerCase\(\)!==[\w$]+\.toLowerCase\(\)\)continue;(let [\w$]+=[\w$]+\(\1\.body\);if\([\w$]+\)return\{id:)/g,
+        '$2',
+      ],
+      [
+        /if\(([\w$]+)\.user\?\.login\?\.toLowerCase\(\)!==[\w$]+\.toLowerCase\(\)\|\|(![\w$]+\.body\?\.includes\([\w$]+\))\)continue;(let [\w$]+=[\w$]+\(\1\.body\)\?\?\1\.commit_id)/g,
+        'if($2)continue;$3',
+      ],
+    ],
+  },
+  'join-permission': {
+    what: 'a request written while a run works joins its session whatever its author may do (the running run does not check the permission)',
+    edits: [
+      [
+        /if\(!([\w$]+)\.allowed\)(\{\1\.failed\|\|this\.seen\.add\([\w$]+\),[\w$]+\(`patchloop: not taking the request)/g,
+        'if(!1)$2',
+      ],
+    ],
+  },
+  // ---- one publishing path (issue 37): apply checks the plan's schema again, in every stage ----
+  'delivery-plan-schema-in-apply': {
+    what: 'apply (src/delivery/apply.ts) applies a plan without its JSON Schema; with delivery-plan-schema, no schema check is left',
+    edits: [[/if\(([\w$]+)!==void 0\)throw new ([\w$]+)\("plan",\1\)/g, 'if(!1)throw new $2("plan",$1)']],
   },
 };
 

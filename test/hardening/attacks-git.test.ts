@@ -352,7 +352,8 @@ describe('the defence switches the attack suite is checked with', () => {
   it.skipIf(elsewhere)(
     'each one still finds its place in the bundle (SECURITY.md, "How the claims were checked")',
     () => {
-      const names = Object.keys(PATCHES);
+      // (the CLI's own switches are checked on the CLI bundle, in the files that use them)
+      const names = Object.keys(PATCHES).filter((n) => PATCHES[n]!.bundle !== 'cli');
       const failures: string[] = [];
       for (const name of names) {
         const copy = mkdtempSync(join(tmpdir(), 'pl-switch-'));

@@ -106,18 +106,18 @@ describe.skipIf(!root || !haveKeyctl)('kernel state', () => {
     }
   }, 300_000);
 
-  it('a file a command leaves in /run/lock and a message queue it makes (ipcmk) reach neither the next command nor, after the run, the machine', async () => {
+  it('a file a command leaves in /dev/shm (a scratch folder every user may write; /run/lock is not in the view) and a message queue it makes (ipcmk) reach neither the next command nor, after the run, the machine', async () => {
     const f = makeFixture();
     const tag = randomBytes(4).toString('hex');
     const uid = Number(execFileSync('id', ['-u', SANDBOX_USER], { encoding: 'utf8' }).trim());
     const before = queuesOf(uid);
     const leave = (who: string) =>
       [
-        `echo planted-by-${who} > /run/lock/pl-left-${who}-${tag} && echo lock""-written`,
+        `echo planted-by-${who} > /dev/shm/pl-left-${who}-${tag} && echo lock""-written`,
         // (each marker is written split, so that only the command's output, not its text, holds it)
         `ipcmk -Q -p 0666 && echo queue""-made`,
         // what an earlier command (or run) left, found by this one
-        `for x in /run/lock/pl-left-*-${tag}; do [ "$x" = /run/lock/pl-left-${who}-${tag} ] || [ ! -e "$x" ] || echo "SAW""-LEFT $x"; done`,
+        `for x in /dev/shm/pl-left-*-${tag}; do [ "$x" = /dev/shm/pl-left-${who}-${tag} ] || [ ! -e "$x" ] || echo "SAW""-LEFT $x"; done`,
         `[ "$(ipcs -q | grep -c '^0x')" -le 1 ] || echo SAW""-OTHER-QUEUES`,
         '',
       ].join('\n');
@@ -134,7 +134,7 @@ describe.skipIf(!root || !haveKeyctl)('kernel state', () => {
       ],
       inputs: { 'allow-bash': 'true' },
     });
-    const files = ['fork', 'bash'].map((who) => `/run/lock/pl-left-${who}-${tag}`);
+    const files = ['fork', 'bash'].map((who) => `/dev/shm/pl-left-${who}-${tag}`);
     const queues = queuesOf(uid).filter((q) => !before.includes(q));
     try {
       const problems: string[] = [];
@@ -149,7 +149,7 @@ describe.skipIf(!root || !haveKeyctl)('kernel state', () => {
       for (const saw of ['SAW-LEFT', 'SAW-OTHER-QUEUES'])
         if (seen.includes(saw)) problems.push(`a command found what another left (${saw})`);
       if (run.leaks.length) problems.push(...run.leaks);
-      record('kernel: /run/lock and IPC', {
+      record('kernel: /dev/shm and IPC', {
         attacksTried: 2,
         attacksHeld: problems.length === 0 ? 2 : 0,
         runs: 1,

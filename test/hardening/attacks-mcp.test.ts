@@ -6,7 +6,7 @@
 // runs. The model also asks the server for its own environment (get-env): that answer reaches the
 // model redacted. SECURITY.md names the claim; with the switch `pid-namespace` (attack-kit.ts) a
 // command sees the server's process and reads its environ.
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -20,10 +20,13 @@ import {
   makeFixture,
   plantRunSecrets,
   processesMatching,
+  transcriptOf,
+  wellBehaved,
   type AttackRun,
 } from './attack-kit.js';
 import { record } from './figures.js';
 import { toolResultsSent } from './planted.js';
+import { rpcServer } from '../tools/mcp/rpc-server.js';
 
 const require = createRequire(import.meta.url);
 const secrets = plantRunSecrets();
@@ -68,7 +71,9 @@ await server.connect(new StdioServerTransport());
 beforeAll(async () => {
   action = await actionUnderTest(buildAction);
   if (!root) return;
-  serverDir = mkdtempSync('/var/lib/patchloop-test-mcp-');
+  // where a program installed on the runner lives (a command's view shows /opt read-only; /var/lib,
+  // /tmp and the runner's home are not in it)
+  serverDir = mkdtempSync('/opt/patchloop-test-mcp-');
   chmodSync(serverDir, 0o755);
   server = join(serverDir, 'everything.mjs');
   const pkg = dirname(require.resolve('@modelcontextprotocol/server-everything/package.json'));
@@ -329,6 +334,191 @@ describe.skipIf(!root)('an MCP stdio server and command-network', () => {
       await run.cleanup();
       f.cleanup();
       listener.close();
+    }
+  }, 300_000);
+});
+
+const reversed = (t: string) => t.split('').reverse().join('');
+const ECHO_TOOL = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object', properties: {} } };
+
+/** Where a text was found among what the run produced (the transcript left out when asked). */
+function foundIn(run: AttackRun, text: string, skip: string[] = []): string[] {
+  return Object.entries(run.outputs)
+    .filter(([where, out]) => !skip.includes(where) && out.includes(text))
+    .map(([where]) => where);
+}
+
+describe.skipIf(!root)('R29: an MCP stdio server runs nothing of the checkout', () => {
+  it('a fork’s node_modules/.bin is taken neither by npx nor through a PATH entry; a server’s stderr reaches the transcript alone, redacted', async () => {
+    const token = `docs${randomBytes(20).toString('hex')}`;
+    const m = randomBytes(4).toString('hex');
+    const planted = rpcServer({
+      revEnv: 'DOCS_TOKEN',
+      stderr: `PLANTED-${m} $SECRET`,
+      tools: [{ name: 'planted', description: `PLANTED-${m} $SECRET`, inputSchema: { type: 'object' } }],
+    });
+    const f = makeFixture();
+    const config = JSON.stringify({
+      mcpServers: {
+        // the README's own example: a package run by npx
+        docs: { command: 'npx', args: ['-y', 'docs-mcp-pl'], env: { DOCS_TOKEN: token } },
+        // a name, where the workflow put the checkout's node_modules/.bin on PATH
+        docsbin: { command: 'docs-mcp-pl', env: { DOCS_TOKEN: token } },
+        // a server that fails, saying its secret and a marker on stderr
+        noisy: {
+          command: 'sh',
+          args: ['-c', `echo "NOISY-${m} $DOCS_TOKEN" >&2; exit 3`],
+          env: { DOCS_TOKEN: token },
+        },
+      },
+    });
+    const run = await attack({
+      action,
+      fixture: f,
+      secrets: { ...secrets, values: [...secrets.values, token, reversed(token)] },
+      event: 'fork-pr',
+      head: { 'node_modules/.bin/docs-mcp-pl': planted },
+      executable: ['node_modules/.bin/docs-mcp-pl'],
+      inputs: { 'mcp-config': config },
+      env: { PATH: `${f.work}/node_modules/.bin:${process.env.PATH ?? '/usr/bin:/bin'}` },
+      turns: wellBehaved(),
+      timeoutMs: 240_000,
+    });
+    try {
+      const failures: string[] = [];
+      const ran = run.toolsOffered.filter((t) => /^mcp__docs(bin)?__/.test(t));
+      if (ran.length) failures.push(`the planted program served ${ran.join(', ')}`);
+      // (the fork's own commit, with the planted file, is among the pushed objects)
+      const planted = foundIn(run, `PLANTED-${m}`, ['pushed objects']);
+      if (planted.length) failures.push(`the planted program's words in ${planted.join(', ')}`);
+      if (run.leaks.length) failures.push(`the server's token in ${run.leaks.join('; ')}`);
+      // the transcript and its page (the transcript artifact) hold it
+      const noisy = foundIn(run, `NOISY-${m}`, ['transcript', 'HTML page']);
+      if (noisy.length) failures.push(`a server's stderr in ${noisy.join(', ')}`);
+      const transcript = transcriptOf(run.r);
+      if (!transcript.includes(`NOISY-${m} [REDACTED]`))
+        failures.push('the transcript does not hold the stderr, redacted');
+      if (
+        !/MCP server "docsbin" \(stdio\) was left out: did not start: its program "docs-mcp-pl" was not found on PATH outside the workspace/.test(
+          run.comment,
+        )
+      )
+        failures.push(`docsbin is not named as not found: ${run.comment.slice(0, 1500)}`);
+      if (
+        !/MCP server "noisy" \(stdio\) was left out: did not start: it exited \(exit code 3\) \(its stderr and the full error are in the transcript\)/.test(
+          run.comment,
+        )
+      )
+        failures.push('noisy is not named with where its stderr is');
+      if (run.r.outputs.conclusion !== 'success') failures.push(`conclusion ${run.r.outputs.conclusion}`);
+      expect(failures).toEqual([]);
+    } finally {
+      await run.cleanup();
+      f.cleanup();
+    }
+  }, 360_000);
+});
+
+describe.skipIf(!root)('R36: workflow commands through MCP', () => {
+  it('a server’s tool names, descriptions, schemas and results write no workflow command into the log', async () => {
+    const script = join(serverDir, 'warn.mjs');
+    const inject = (what: string) => `\n::warning::INJECTED-${what}\n##[warning]INJECTED-${what}\n`;
+    writeFileSync(
+      script,
+      rpcServer({
+        tools: [
+          { ...ECHO_TOOL, description: `Echoes.${inject('description')}` },
+          {
+            name: 'broken',
+            description: 'Its schema cannot compile.',
+            inputSchema: { type: 'object', properties: { [inject('schema')]: { type: 'no-such-type' } } },
+          },
+          { name: `bad${inject('name')}`, inputSchema: { type: 'object' } },
+        ],
+        callText: `result${inject('result')}`,
+      }),
+    );
+    chmodSync(script, 0o644);
+    const f = makeFixture();
+    const run = await attack({
+      action,
+      fixture: f,
+      secrets,
+      event: 'issue',
+      inputs: {
+        'mcp-config': JSON.stringify({ mcpServers: { warn: { command: process.execPath, args: [script] } } }),
+      },
+      turns: [
+        { toolCalls: [{ id: 'toolu_w1', name: 'mcp__warn__echo', json: '{}' }] },
+        { toolCalls: [FIX_CALL] },
+        { text: 'Guarded div().' },
+      ],
+    });
+    try {
+      // the server was heard: its tool offered, its result given to the model
+      expect(run.toolsOffered).toContain('mcp__warn__echo');
+      expect(toolResultsSent(run.model.requests.at(-1)?.body).join('\n')).toContain('INJECTED-result');
+      expect(run.log).toMatch(/MCP server "warn" \(stdio\): 1 tool; tool "broken" left out/);
+      const commands = run.log.split('\n').filter((l) => /^\s*(::[^:]*::|##\[[^\]]*\])INJECTED-/.test(l));
+      expect(commands).toEqual([]);
+      expect(run.r.outputs.conclusion).toBe('success');
+    } finally {
+      await run.cleanup();
+      f.cleanup();
+    }
+  }, 300_000);
+});
+
+describe.skipIf(!root)('an MCP stdio server that writes more than 10 MiB without a newline', () => {
+  it('is stopped and named, at its start or at a call; the run commits, pushes and posts its summary', async () => {
+    const flood = join(serverDir, 'flood.mjs');
+    const late = join(serverDir, 'late.mjs');
+    writeFileSync(flood, rpcServer({ tools: [ECHO_TOOL], flood: 'start' }));
+    writeFileSync(late, rpcServer({ tools: [ECHO_TOOL], flood: 'call' }));
+    chmodSync(flood, 0o644);
+    chmodSync(late, 0o644);
+    const f = makeFixture();
+    const run = await attack({
+      action,
+      fixture: f,
+      secrets,
+      event: 'issue',
+      inputs: {
+        'mcp-config': JSON.stringify({
+          mcpServers: {
+            flood: { command: process.execPath, args: [flood] },
+            late: { command: process.execPath, args: [late] },
+          },
+        }),
+      },
+      turns: [
+        { toolCalls: [{ id: 'toolu_l1', name: 'mcp__late__echo', json: '{}' }] },
+        { toolCalls: [FIX_CALL] },
+        { text: 'Guarded div().' },
+      ],
+    });
+    try {
+      expect(run.r.outputs.conclusion).toBe('success');
+      expect(run.r.outputs['commit-sha']).toMatch(/^[0-9a-f]{40}$/);
+      // the lines that name the servers, shown whole when one is not as it should be
+      const named = run.comment.split('\n').filter((l) => l.includes('MCP server'));
+      expect(named).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(
+            /MCP server "flood" \(stdio\) was left out: did not start: it wrote more than 10 MiB to stdout without a newline/,
+          ),
+          expect.stringMatching(
+            /MCP server "late" \(stdio\) was stopped: it wrote more than 10 MiB to stdout without a newline/,
+          ),
+        ]),
+      );
+      expect(toolResultsSent(run.model.requests[1]?.body).join('\n')).toMatch(
+        /The MCP server \\?"late\\?" was stopped: it wrote more than 10 MiB/,
+      );
+      expect(run.leaks).toEqual([]);
+    } finally {
+      await run.cleanup();
+      f.cleanup();
     }
   }, 300_000);
 });

@@ -34,6 +34,7 @@ import {
   type Fixture,
 } from './attack-kit.js';
 import { record } from './figures.js';
+import { storedZip } from '../support/stored-zip.js';
 import { toolResultsSent } from './planted.js';
 
 // The secret search over both jobs of a two-stage run (issue 29, CONTRACT §11). The job that runs
@@ -462,5 +463,197 @@ describe.skipIf(!root)('two stages: the secret search over both jobs', () => {
       secretsFound: seen.leaks,
     });
     expect(failures).toEqual([]);
+  }, 600_000);
+});
+
+// ---- a hostile delivery plan without commits (issue 36 item 3, SECURITY.md R31) ----------------
+// A compromised agent job writes the plan: with no commit to check, it names another PR's branch
+// (and its transcript artifact records that branch, as its own session's), and a conclusion. The
+// deliver job must not write that branch into its trusted follow-up marker, nor the conclusion
+// into its outputs: else the next `/patchloop` on the issue continues "the session" on the other
+// PR's branch and pushes onto it. Seen failing with `PL_DEFENCE_OFF=delivery-derived-branch` (the
+// follow-up pushes onto the victim's branch) and `delivery-plan-schema` (the garbage conclusion
+// reaches the outputs).
+
+/** Rewrites the named zip artifact in place, as the compromised job could have uploaded it. */
+async function rewriteArtifact(
+  service: FakeArtifactService,
+  runId: number,
+  prefix: string,
+  edit: (entries: Map<string, Buffer>) => void,
+): Promise<string> {
+  const at = service.artifacts.findIndex((a) => a.name.startsWith(prefix) && a.finalized);
+  if (at < 0) throw new Error(`no artifact ${prefix}…`);
+  const a = service.artifacts[at]!;
+  const zip = service.zipOf(a.id);
+  const entries = await readZip(zip, { only: zipNames(zip), maxBytes: 64 << 20 });
+  edit(entries);
+  service.artifacts.splice(at, 1);
+  service.seed({ runId, job: 'agent', name: a.name, zip: storedZip(entries) });
+  return a.name;
+}
+
+/** The transcript's session line records `branch` as where the session worked. */
+function withSessionBranch(jsonl: Buffer, branch: string): Buffer {
+  const lines = jsonl.toString('utf8').split('\n');
+  const i = lines.findIndex((l) => l.includes('"type":"session"'));
+  const session = JSON.parse(lines[i]!) as Record<string, unknown>;
+  lines[i] = JSON.stringify({ ...session, branch });
+  return Buffer.from(lines.join('\n'));
+}
+
+describe.skipIf(!root)('two stages: a hostile plan without commits', () => {
+  const VICTIM = 'patchloop/issue-1-someone-elses-fix';
+  const RUN = 9101;
+
+  async function attack(conclusion: string, branch: string | undefined) {
+    const f = makeFixture();
+    const victimSha = pushHead(f, VICTIM, { 'victim.txt': 'the other PR\n' });
+    const gh: FakeGitHub = await startFakeGitHub({
+      tokens: { [secrets.githubToken]: ACTIONS_BOT, [writeToken]: ACTIONS_BOT },
+      origin: f.origin,
+    });
+    gh.readOnlyToken(secrets.githubToken, [
+      /^(POST \/repos\/octo\/demo\/issues\/\d+\/comments|PATCH \/repos\/octo\/demo\/issues\/comments\/\d+)$/,
+    ]);
+    gh.setPermission('alice', 'write');
+    const victimPr = gh.addPull({ title: 'Someone else’s fix', head: VICTIM, headSha: victimSha });
+    const issue = gh.addIssue({ title: 'tidy the docs' });
+    const service = await startFakeArtifactService();
+    service.mountOn(gh);
+    const models: { close(): Promise<void> }[] = [];
+    const runs: ActionRunResult[] = [];
+    const job = async (
+      stage: 'agent' | 'deliver' | 'all',
+      runId: number,
+      body: string,
+      turns: AnthropicTurn[],
+      workspace: string,
+    ) => {
+      if (!gh.workflowRuns.has(runId)) gh.addRun({ id: runId });
+      const model = await startAnthropicServer(turns);
+      models.push(model);
+      const c = gh.addComment(issue.number, { body, author: 'alice' });
+      const identity = service.job({ runId, job: stage });
+      const token = stage === 'agent' ? secrets.githubToken : writeToken;
+      const r = await runAction({
+        script: overlay.path,
+        workspace,
+        apiUrl: gh.url,
+        eventName: 'issue_comment',
+        runId: String(runId),
+        payload: issueComment({
+          issue: { number: issue.number, title: issue.title },
+          comment: { id: c.id, body: c.body, createdAt: c.created_at, author: { login: 'alice', id: 4242 } },
+        }),
+        timeoutMs: 180_000,
+        inputs: {
+          'github-token': token,
+          stage,
+          ...(stage !== 'deliver' ? { 'api-key': secrets.providerKey, 'base-url': model.url } : {}),
+        },
+        env: {
+          GITHUB_TOKEN: token,
+          ACTIONS_RUNTIME_TOKEN: identity.token,
+          ACTIONS_RESULTS_URL: service.url,
+          GITHUB_JOB: stage,
+        },
+      });
+      runs.push(r);
+      return r;
+    };
+    const clone = (name: string) => {
+      const dir = join(f.root, name);
+      git(f.root, 'clone', '--quiet', f.origin, dir);
+      return dir;
+    };
+    try {
+      // the agent job changes nothing: its plan carries no commit
+      const agent = await job(
+        'agent',
+        RUN,
+        '/patchloop tidy the docs',
+        [{ text: 'Nothing needs changing.' }],
+        f.work,
+      );
+      expect(agent.outputs['delivery-artifact'], agent.stdout.slice(-2000)).toMatch(/^patchloop-delivery-/);
+      // … and, compromised, it names the other PR's branch in its plan and in its transcript
+      await rewriteArtifact(service, RUN, 'patchloop-delivery-', (e) => {
+        const m = JSON.parse(e.get('manifest.json')!.toString('utf8')) as {
+          branch: string;
+          summary: { branch?: string };
+          outputs: { conclusion: string };
+        };
+        if (branch) {
+          m.branch = branch;
+          m.summary.branch = branch;
+        }
+        m.outputs.conclusion = conclusion;
+        e.set('manifest.json', Buffer.from(JSON.stringify(m)));
+        if (branch && e.has('transcript.jsonl'))
+          e.set('transcript.jsonl', withSessionBranch(e.get('transcript.jsonl')!, branch));
+      });
+      await rewriteArtifact(service, RUN, 'patchloop-transcript-', (e) => {
+        for (const [name, data] of e)
+          if (branch && name.endsWith('.jsonl')) e.set(name, withSessionBranch(data, branch));
+      });
+      const deliver = await job('deliver', RUN, '/patchloop tidy the docs', [], clone('deliver'));
+      // the next request on the issue: a follow-up that changes a file
+      const next = await job(
+        'all',
+        RUN + 1,
+        '/patchloop now add a line to the README',
+        [
+          {
+            toolCalls: [
+              {
+                id: 'toolu_w',
+                name: 'write_file',
+                json: JSON.stringify({ path: 'NOTES.md', content: 'follow-up work\n' }),
+              },
+            ],
+          },
+          { text: 'Added NOTES.md.' },
+        ],
+        clone('next'),
+      );
+      return {
+        deliver,
+        next,
+        victimAfter: git(f.origin, 'rev-parse', `refs/heads/${VICTIM}`).trim(),
+        victimSha,
+        victimPr,
+        markers: gh
+          .commentsOn(issue.number)
+          .map((c) => c.body)
+          .join('\n'),
+      };
+    } finally {
+      for (const r of runs) r.cleanup();
+      for (const m of models) await m.close();
+      await gh.stop();
+      await service.stop();
+      f.cleanup();
+    }
+  }
+
+  it('naming another PR’s branch and "success": the deliver job refuses it, and the next request does not push onto that branch', async () => {
+    const t = await attack('success', VICTIM);
+    // the follow-up worked on a branch of its own; the other PR's branch is as it was
+    expect(t.next.outputs.branch ?? '').not.toBe(VICTIM);
+    expect(t.victimAfter).toBe(t.victimSha);
+    // and the deliver job refused the plan, naming the check
+    expect(t.deliver.outputs.branch ?? '').not.toBe(VICTIM);
+    expect(t.deliver.code).toBe(1);
+    expect(t.deliver.stdout).toMatch(/Delivery check "branch" failed/);
+  }, 600_000);
+
+  it('a conclusion that is not one of the contract’s words: refused by the plan’s schema, never an output', async () => {
+    const t = await attack('totally-fine', undefined);
+    expect(t.deliver.outputs.conclusion).toBe('failure');
+    expect(t.deliver.stdout).toMatch(
+      /Delivery check "manifest" failed: \/outputs\/conclusion must be one of/,
+    );
+    expect(t.victimAfter).toBe(t.victimSha);
   }, 600_000);
 });

@@ -142,12 +142,12 @@ describe('the release script', () => {
 });
 
 describe('the GitHub App for CI on patchloop’s PRs', () => {
-  it('the README’s link creates an App with the manifest’s permissions and no webhook', () => {
+  it('the set-up page’s link creates an App with the manifest’s permissions and no webhook', () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, '.github/patchloop-app.json'), 'utf8')) as {
       default_permissions: Record<string, string>;
       hook_attributes: { active: boolean };
     };
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(ROOT, 'docs', 'setup.md'), 'utf8');
     const href =
       /\[Create the App from this link\]\((https:\/\/github\.com\/settings\/apps\/new\?[^)\s]+)\)/.exec(
         readme,

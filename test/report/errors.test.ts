@@ -39,7 +39,7 @@ describe('errors with their reason', () => {
     expect(invalid?.message).toMatch(/^Invalid arguments for read_file: .*path/);
     const text = renderInspectText(view, { width: 200 });
     expect(text).toMatch(
-      /✗ read_file pth=src\/math\.js · \d+ ms\n {4}│ Invalid arguments for read_file:\n {4}│ - .*"path"/,
+      /✗ read_file pth=src\/math\.js · [\d.]+ m?s\n {4}│ Invalid arguments for read_file:\n {4}│ - .*"path"/,
     );
     const json = inspectJson(view) as {
       errors: { message: string }[];
@@ -48,30 +48,37 @@ describe('errors with their reason', () => {
     expect(json.turns[0]!.toolCalls[0]!.error).toMatch(/Invalid arguments for read_file: .*path/);
   });
 
-  it('shows the end of a failing test output, where the failure is, not the command line', async () => {
+  it('shows the failed test and its error, not the runner’s counters nor the command line', async () => {
     const view = await loadRunView(run.transcript);
     const tests = view.errors.find((e) => e.tool === 'run_tests');
-    expect(tests?.message).toMatch(/^Exit code 1 /);
-    expect(tests?.message).toMatch(/fail 1/);
+    expect(tests?.message).toMatch(
+      /^Exit code 1 .*divide by zero throws: The error is expected to be an instance of "RangeError"\. Received "Error" Error message: no$/,
+    );
+    expect(tests?.message).not.toMatch(/fail 1/);
     const text = renderInspectText(view, { width: 200 });
     const block = text.slice(text.indexOf('✗ run_tests'));
     expect(block).toMatch(/│ Exit code 1 \(/);
-    expect(block).toMatch(/│ .*fail 1/);
-    expect(block).toMatch(/│ not ok \d+ - divide by zero throws/);
+    expect(block).toMatch(
+      /│ not ok \d+ - divide by zero throws\n {4}│ {3}The error is expected .* Error message: no\n/,
+    );
     expect(block.split('\n')[1]).not.toContain('$ ');
     const json = inspectJson(view) as { turns: { toolCalls: { error?: string }[] }[] };
-    expect(json.turns[2]!.toolCalls[0]!.error).toMatch(/Exit code 1 .*fail 1/);
+    expect(json.turns[2]!.toolCalls[0]!.error).toMatch(
+      /Exit code 1 .*divide by zero throws: .*Error message: no$/,
+    );
   });
 
   it('gives the reason in the HTML page’s error list', async () => {
     const view = await loadRunView(run.transcript);
     const html = renderHtml(view);
     expect(html).toMatch(/Invalid arguments for read_file: .*path/);
-    expect(html).toMatch(/Exit code 1 .*fail 1/);
-    // Above a failed command's long output, its status and the failure from near its end.
+    expect(html).toMatch(/Exit code 1 .*divide by zero throws: .*Error message: no/);
+    // Above a failed command's long output, its status and the failed test with its error.
     const why = /<div class="why">(.*?)<\/div>/.exec(html)?.[1] ?? '';
     expect(why).toMatch(/^Exit code 1 \(/);
-    expect(why).toMatch(/not ok \d+ - divide by zero throws/);
+    expect(why).toMatch(
+      /not ok \d+ - divide by zero throws<br> {2}The error is expected .* Error message: no$/,
+    );
   });
 });
 

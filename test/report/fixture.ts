@@ -87,10 +87,17 @@ export interface RecordOptions {
   killed?: boolean;
   conclusion?: string;
   allowBash?: boolean;
+  /** The run's test command (default TEST_COMMAND, whose TAP output differs between Node versions). */
+  testCommand?: string;
   /** More fields for the session line (runUrl, number, systemPrompt, tools …). */
   session?: Record<string, unknown>;
   /** More fields for the summary line. */
   summary?: Record<string, unknown>;
+  /**
+   * A follow-up's transcript: these turns (and `earlierTask`) are recorded first as the earlier
+   * session, then the boundary event `continue`, then `task` and the turns, as `run --continue` does.
+   */
+  earlier?: { task: string; turns: ScriptedTurn[] };
 }
 
 export interface RecordedRun {
@@ -126,7 +133,7 @@ export async function recordScriptedRun(
   const registry = new ToolRegistry(
     createWorkspaceTools({
       root: repo,
-      testCommand: TEST_COMMAND,
+      testCommand: options.testCommand ?? TEST_COMMAND,
       allowBash: options.allowBash,
       artifactsDir: join(root, 'artifacts'),
     }),
@@ -142,47 +149,56 @@ export async function recordScriptedRun(
     model,
     workspace: repo,
     baseCommit,
-    testCommand: TEST_COMMAND,
+    testCommand: options.testCommand ?? TEST_COMMAND,
     allowBash: options.allowBash === true,
     note: 'scripted model session for tests',
+    ...(options.earlier ? { continues: { sessionId: 'run-earlier-1' } } : {}),
     ...options.session,
-  });
-  writer.message({
-    role: 'user',
-    content: options.task ?? 'Fix the divide-by-zero in src/math.js',
-    timestamp: Date.now(),
   });
   let total = emptyUsage();
   const signal = new AbortController().signal;
-  for (const [i, turn] of turns.entries()) {
-    const calls: ToolCall[] = (turn.calls ?? []).map((c, j) => ({
-      type: 'toolCall',
-      id: `call_${i + 1}_${j + 1}`,
-      name: c.name,
-      input: c.input,
-    }));
-    const usage = turn.usage ?? usageFor(i, (turn.text ?? '').length + JSON.stringify(calls).length);
-    total = addUsage(total, usage);
-    const message: AssistantMessage = {
-      role: 'assistant',
-      content: [...(turn.text ? [{ type: 'text' as const, text: turn.text }] : []), ...calls],
-      provider: 'scripted',
-      model: turn.model ?? model,
-      usage,
-      stopReason: turn.stopReason ?? (calls.length ? 'toolUse' : 'stop'),
-      timestamp: Date.now(),
-    };
-    if (turn.errorMessage) message.errorMessage = turn.errorMessage;
+  let written = 0;
+  const write = (message: Parameters<TranscriptWriter['message']>[0]) => {
     writer.message(message);
-    if (message.stopReason === 'aborted' || message.stopReason === 'error') {
-      // What the loop does: the calls of a failed turn are answered without running them.
-      for (const r of synthesizeResults(message)) writer.message(r);
-    } else for (const call of calls) writer.message(await registry.execute(call, signal));
-    for (const e of turn.eventsAfter ?? []) {
-      const { event, ...rest } = e;
-      writer.event(event, rest);
+    written++;
+  };
+  async function session(task: string, script: ScriptedTurn[], prefix: string): Promise<void> {
+    write({ role: 'user', content: task, timestamp: Date.now() });
+    for (const [i, turn] of script.entries()) {
+      const calls: ToolCall[] = (turn.calls ?? []).map((c, j) => ({
+        type: 'toolCall',
+        id: `${prefix}_${i + 1}_${j + 1}`,
+        name: c.name,
+        input: c.input,
+      }));
+      const usage = turn.usage ?? usageFor(i, (turn.text ?? '').length + JSON.stringify(calls).length);
+      total = addUsage(total, usage);
+      const message: AssistantMessage = {
+        role: 'assistant',
+        content: [...(turn.text ? [{ type: 'text' as const, text: turn.text }] : []), ...calls],
+        provider: 'scripted',
+        model: turn.model ?? model,
+        usage,
+        stopReason: turn.stopReason ?? (calls.length ? 'toolUse' : 'stop'),
+        timestamp: Date.now(),
+      };
+      if (turn.errorMessage) message.errorMessage = turn.errorMessage;
+      write(message);
+      if (message.stopReason === 'aborted' || message.stopReason === 'error') {
+        // What the loop does: the calls of a failed turn are answered without running them.
+        for (const r of synthesizeResults(message)) write(r);
+      } else for (const call of calls) write(await registry.execute(call, signal));
+      for (const e of turn.eventsAfter ?? []) {
+        const { event, ...rest } = e;
+        writer.event(event, rest);
+      }
     }
   }
+  if (options.earlier) {
+    await session(options.earlier.task, options.earlier.turns, 'earlier');
+    writer.event('continue', { sessionId: 'run-earlier-1', earlierMessages: written });
+  }
+  await session(options.task ?? 'Fix the divide-by-zero in src/math.js', turns, 'call');
   if (!options.killed)
     writer.summary({
       conclusion: options.conclusion ?? 'success',

@@ -62,6 +62,26 @@ const FAILED_RUN: ScriptedTurn[] = [
   },
 ];
 
+/** A follow-up: the earlier session broke a test, fixed the code and ended without running it again. */
+const EARLIER_SESSION: ScriptedTurn[] = [SHORT_RUN[0]!, { calls: [SHORT_RUN[1]!.calls![0]!] }, SHORT_RUN[2]!];
+const FOLLOW_UP: ScriptedTurn[] = [
+  {
+    text: 'Adding the NaN guard.',
+    calls: [
+      {
+        name: 'edit_file',
+        input: {
+          path: 'src/math.js',
+          oldText: "  if (b === 0) throw new RangeError('division by zero');",
+          newText:
+            "  if (b === 0) throw new RangeError('division by zero');\n  if (Number.isNaN(b)) throw new RangeError('not a number');",
+        },
+      },
+    ],
+  },
+  { text: 'NaN is refused as well.' },
+];
+
 function longRun(): ScriptedTurn[] {
   const turns: ScriptedTurn[] = Array.from({ length: 159 }, (_, i) => ({
     // Every fourth turn says nothing and only calls tools: its narration names them.
@@ -77,8 +97,8 @@ let browser: Browser;
 const runs: Record<string, RecordedRun> = {};
 const pages: Record<string, string> = {};
 
-async function open(name: string, width: number): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
+async function open(name: string, width: number, height = 900): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height } });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(pathToFileURL(pages[name]!).href);
@@ -109,6 +129,10 @@ describeNeeding(CHROMIUM)('the exported page, laid out', () => {
       summary: { branch: 'patchloop/fix-the-divide-by-zero-in-src-math-js-and-add-a-test-20261203-073500' },
     });
     runs.long = await recordScriptedRun(longRun(), { task: 'Read src/math.js 160 times' });
+    runs.followup = await recordScriptedRun(FOLLOW_UP, {
+      task: 'Also refuse NaN',
+      earlier: { task, turns: EARLIER_SESSION },
+    });
     runs.failed = await recordScriptedRun(FAILED_RUN, {
       task: 'Add a multiply function',
       conclusion: 'failure',
@@ -130,7 +154,7 @@ describeNeeding(CHROMIUM)('the exported page, laid out', () => {
   });
 
   describe.each(WIDTHS)('at %i px', (width) => {
-    it.each(['short', 'long', 'failed'])(
+    it.each(['short', 'long', 'failed', 'followup'])(
       '%s run: task and outcome in the header, no sideways scroll',
       async (name) => {
         const page = await open(name, width);
@@ -139,6 +163,7 @@ describeNeeding(CHROMIUM)('the exported page, laid out', () => {
             short: /^Task Fix the divide-by-zero/,
             long: /^Task Read src\/math\.js 160 times/,
             failed: /^Task Add a multiply function/,
+            followup: /^Follow-up Also refuse NaN$/,
           }[name]!,
         );
         expect(await page.textContent('h1 .badge')).toBe(name === 'failed' ? 'failure' : 'success');
@@ -153,6 +178,56 @@ describeNeeding(CHROMIUM)('the exported page, laid out', () => {
         await page.close();
       },
     );
+  });
+
+  it.each(['short', 'followup'])(
+    '%s run at 1280 px: the final message and the small diff come first, open, within the first screen',
+    async (name) => {
+      const page = await open(name, 1280, 720);
+      const box = await page.$eval('#final', (el) => {
+        const r = el.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom };
+      });
+      expect(box.top).toBeGreaterThan(0);
+      expect(box.bottom).toBeLessThanOrEqual(720);
+      expect(await page.textContent('#final')).toMatch(
+        name === 'short' ? /^Final message\s*Done/ : /^Final message\s*NaN is refused as well\.$/,
+      );
+      // before the facts table and the chart, and the diff open without a click
+      const order = (await page.evaluate(
+        "['#final', '#changes', 'dl.facts', 'svg.chart'].map((s) => document.querySelector(s)?.getBoundingClientRect().top ?? -1)",
+      )) as number[];
+      expect(order).toEqual([...order].sort((a, b) => a - b));
+      expect(
+        await page.$eval('#changes .whole-diff', (el) => (el as unknown as { open: boolean }).open),
+      ).toBe(true);
+      expect(await page.isVisible('#changes .whole-diff .diff')).toBe(true);
+      await page.close();
+    },
+  );
+
+  it('shows a follow-up’s own request first, its turns numbered as the live timeline did, the earlier session apart', async () => {
+    const page = await open('followup', 390);
+    expect(await page.textContent('#continues')).toMatch(
+      /^Continues an earlier session of 3 turns that began with “Fix the divide-by-zero in src\/math\.js and add a test for it”/,
+    );
+    // The earlier session's red test was fixed in that session: no error box for this run.
+    expect(await page.$('#errors')).toBeNull();
+    expect(await page.textContent('.box.recovered')).toBe(
+      '1 error of the earlier session is marked on its turns.',
+    );
+    const labels = await page.$$eval('details.turn .n', (els) => els.map((e) => e.textContent));
+    expect(labels).toEqual(['Earlier turn 1', 'Earlier turn 2', 'Earlier turn 3', 'Turn 1', 'Turn 2']);
+    expect(await page.$eval('#earlier-session', (el) => (el as unknown as { open: boolean }).open)).toBe(
+      false,
+    );
+    expect(await page.$eval('#earlier-turn-1', (el) => el.className)).toContain('failed');
+    expect(await page.$('#turn-3')).toBeNull();
+    expect(await page.$eval('svg.chart', (el) => el.getAttribute('data-turns'))).toBe('2');
+    // A link to an earlier turn opens the earlier session around it.
+    await page.evaluate("location.hash = '#earlier-turn-2'");
+    await page.waitForFunction("document.getElementById('earlier-session').open");
+    await page.close();
   });
 
   it('lists no error the run recovered from; the failing test stays marked on its turn', async () => {

@@ -182,17 +182,19 @@ describeNeeding(CHROMIUM)('in Chromium', () => {
       ]);
     });
 
-    it('heads the page with the changed files and the whole change on demand', async () => {
+    it('heads the page with the changed files and a small change shown open', async () => {
       expect(await page.textContent('#changes > b')).toBe('Changed files (2 files, +2 −0)');
       expect(await page.$$eval('#changes li code', (els) => els.map((e) => e.textContent))).toEqual([
         'src/math.js',
         'notes.html',
       ]);
-      expect(await page.isVisible('#changes .diff')).toBe(false);
-      await page.click('#changes .whole-diff > summary');
+      // a few lines: open without a click, and a click closes it
+      expect(await page.isVisible('#changes .diff')).toBe(true);
       expect(await page.textContent('#changes .diff .d-add')).toContain(
         "throw new RangeError('division by zero')",
       );
+      await page.click('#changes .whole-diff > summary');
+      expect(await page.isVisible('#changes .diff')).toBe(false);
     });
 
     it('shows tool chips with their short arguments, and a failed call’s reason first', async () => {

@@ -243,3 +243,58 @@ describe('patchloop inspect', () => {
     expect(JSON.parse(good.out()).turns).toHaveLength(5);
   });
 });
+
+describe('a follow-up’s transcript', () => {
+  it('leads with the follow-up’s request and numbers its turns as the live timeline did, in text and --json', async () => {
+    const followUp = await recordScriptedRun(
+      [
+        { text: 'Adding the guard.', calls: [{ name: 'read_file', input: { path: 'src/math.js' } }] },
+        { text: 'Done again.' },
+      ],
+      {
+        task: 'Also refuse NaN',
+        earlier: {
+          task: 'Fix the divide-by-zero in src/math.js',
+          turns: [{ calls: [{ name: 'read_file', input: { path: 'missing.js' } }] }, { text: 'Fixed.' }],
+        },
+      },
+    );
+    try {
+      const io = captureIO();
+      expect(await inspectCommand([followUp.transcript], io)).toBe(0);
+      const text = io.out();
+      expect(text).toMatch(
+        /\nFollow-up\n {2}Also refuse NaN\n {2}continues an earlier session of 2 turns: Fix the divide-by-zero/,
+      );
+      expect(text.indexOf('Earlier session')).toBeLessThan(text.indexOf('── Earlier turn 1'));
+      expect(text.indexOf('── Earlier turn 2')).toBeLessThan(text.indexOf('── Turn 1'));
+      expect(text).toMatch(/── Turn 2 /);
+      expect(text).not.toMatch(/── Turn [34] /);
+      expect(text).toMatch(/2 turns \(and 2 of the earlier session\)/);
+      // the earlier session's failed call is labelled as the earlier session's
+      expect(text).toMatch(/earlier turn 1 · read_file/);
+
+      const json = captureIO();
+      expect(await inspectCommand([followUp.transcript, '--json'], json)).toBe(0);
+      const view = JSON.parse(json.out()) as {
+        task: string;
+        earlierTask: string;
+        earlierTurns: number;
+        turns: { index: number; earlier?: boolean }[];
+        errors: { turn: number; earlier?: boolean }[];
+      };
+      expect(view.task).toBe('Also refuse NaN');
+      expect(view.earlierTask).toBe('Fix the divide-by-zero in src/math.js');
+      expect(view.earlierTurns).toBe(2);
+      expect(view.turns.map((t) => [t.index, t.earlier ?? false])).toEqual([
+        [1, true],
+        [2, true],
+        [1, false],
+        [2, false],
+      ]);
+      expect(view.errors).toEqual([expect.objectContaining({ turn: 1, earlier: true })]);
+    } finally {
+      followUp.cleanup();
+    }
+  });
+});

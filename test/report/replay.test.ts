@@ -15,7 +15,12 @@ import { DEMO_FILES, FIX_SESSION, makeRepo, recordScriptedRun, type RecordedRun 
 // Replays of transcripts recorded with the real tools and a scripted model (see fixture.ts), on
 // fresh checkouts in other folders, so the workspace path always differs from the recorded one.
 
+const DOT_TESTS = 'node --test --test-reporter=dot';
 let run: RecordedRun;
+// The same session with a test command whose output does not depend on the Node version: the
+// replay's sandbox may find another `node` on PATH than the recording did (under `npx -p node@24`,
+// the recording runs Node 24 from npm's cache in HOME, which a command's view does not show).
+let dotRun: RecordedRun;
 let aborted: RecordedRun;
 const scratch: string[] = [];
 
@@ -27,6 +32,7 @@ function freshCheckout(files = DEMO_FILES): string {
 
 beforeAll(async () => {
   run = await recordScriptedRun(FIX_SESSION);
+  dotRun = await recordScriptedRun(FIX_SESSION, { testCommand: DOT_TESTS });
   aborted = await recordScriptedRun(
     [
       { text: 'Look.', calls: [{ name: 'read_file', input: { path: 'src/math.js' } }] },
@@ -42,26 +48,45 @@ beforeAll(async () => {
 
 afterAll(() => {
   run?.cleanup();
+  dotRun?.cleanup();
   aborted?.cleanup();
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('patchloop replay', () => {
-  it('matches every call on an unchanged checkout', async () => {
+  it('matches every call on an unchanged checkout, listing the command it did not run', async () => {
     const repo = freshCheckout();
     const io = captureIO();
     const code = await replayCommand([run.transcript, '--repo', repo], io);
     const out = io.out();
     expect(out).toContain('Replaying 9 recorded tool call(s)');
-    expect(out).not.toContain('note:');
-    expect(out.match(/^ {2}✓ /gm)).toHaveLength(9);
-    expect(out).toMatch(/turn 4 run_tests\s+match \(after normalising\)/);
-    expect(out).toMatch(/All 9 replayed call\(s\) match \(\d exactly, \d after normalising\)\./);
+    expect(out).toMatch(/^note: 1 command call\(s\) are not run: a transcript is untrusted input\./m);
+    expect(out.match(/^ {2}✓ /gm)).toHaveLength(8);
+    expect(out).toMatch(
+      /- turn 4 run_tests\s+not run: commands are run again only with replay --run-commands/,
+    );
+    expect(out).toMatch(
+      /All 8 compared call\(s\) match \(\d exactly, \d after normalising\); 1 not run \(commands need --run-commands/,
+    );
     expect(code).toBe(0);
     // The calls really ran on the new checkout.
     expect(readFileSync(join(repo, 'src/math.js'), 'utf8')).toContain(
       "throw new RangeError('division by zero')",
     );
+  });
+
+  it('with --run-commands, runs the command too, in the sandbox, with the test command of the flag', async () => {
+    const repo = freshCheckout();
+    const io = captureIO();
+    const code = await replayCommand(
+      [dotRun.transcript, '--repo', repo, '--run-commands', '--test-command', DOT_TESTS],
+      io,
+    );
+    const out = io.out();
+    expect(out.match(/^ {2}✓ /gm), out).toHaveLength(9);
+    expect(out).toMatch(/turn 4 run_tests\s+match \(after normalising\)/);
+    expect(out).toMatch(/All 9 compared call\(s\) match \(\d exactly, \d after normalising\)\./);
+    expect(code).toBe(0);
   });
 
   it('stops at the first divergent call after a file changed, naming it and showing both results', async () => {
@@ -101,6 +126,13 @@ describe('patchloop replay', () => {
       /not a folder/,
     );
     await expect(replayCommand([run.transcript, 'extra'], io)).rejects.toThrow(UsageError);
+    // the command flags mean nothing without --run-commands: said, not ignored
+    await expect(replayCommand([run.transcript, '--allow-bash'], io)).rejects.toThrow(
+      /--allow-bash applies only with --run-commands/,
+    );
+    await expect(
+      replayCommand([run.transcript, '--run-commands', '--command-env', 'AWS_SECRET_ACCESS_KEY'], io),
+    ).rejects.toThrow(/--command-env may not name AWS_SECRET_ACCESS_KEY/);
   });
 });
 
@@ -226,8 +258,11 @@ describe('replaying a transcript the action recorded', () => {
     expect(JSON.stringify(messages)).toContain(`${RUN_FOLDER}/run_tests-`);
 
     const io = captureIO();
-    const code = await replayCommand([file, '--repo', freshCheckout(PRINTER)], io);
-    expect(io.out()).toMatch(/All 2 replayed call\(s\) match \(0 exactly, 2 after normalising\)\./);
+    const code = await replayCommand(
+      [file, '--repo', freshCheckout(PRINTER), '--run-commands', '--test-command', 'node print.js'],
+      io,
+    );
+    expect(io.out()).toMatch(/All 2 compared call\(s\) match \(0 exactly, 2 after normalising\)\./);
     expect(code).toBe(0);
   });
 
@@ -263,8 +298,11 @@ describe('replaying a transcript the action recorded', () => {
     expect(recorded[1]).toMatch(/showing the last 2000 lines of 3009 lines/);
 
     const io = captureIO();
-    const code = await replayCommand([file, '--repo', freshCheckout(files)], io);
-    expect(io.out()).toMatch(/All 2 replayed call\(s\) match \(0 exactly, 2 after normalising\)\./);
+    const code = await replayCommand(
+      [file, '--repo', freshCheckout(files), '--run-commands', '--test-command', 'npm test'],
+      io,
+    );
+    expect(io.out()).toMatch(/All 2 compared call\(s\) match \(0 exactly, 2 after normalising\)\./);
     expect(code).toBe(0);
 
     // What the tests themselves print still counts.

@@ -36,7 +36,11 @@ interface Config {
 export interface DriverResult {
   kind: 'isolated' | 'unavailable' | 'failed';
   reason: string;
-  /** The program that starts each command, after setpriv drops to the sandbox user. */
+  /**
+   * The program that gives each command its keyring (or, without that defence, the command's own
+   * init): what setpriv runs once it has dropped to the sandbox user, or the Perl view itself,
+   * which does both.
+   */
   launch?: string[];
   /** The parent's key could be read by a plain child of this process (the test's premise). */
   parentKeyInherited?: boolean;
@@ -180,12 +184,22 @@ async function main(): Promise<DriverResult> {
       outputs.push(`exit ${r.exitCode}\n${r.text}`);
       if (!config.untilSeen || r.text.includes(userValue)) break;
     }
-    // the program setpriv runs as the sandbox user: perl or a shell with keyctl, or the command itself
+    // the program setpriv runs as the sandbox user: perl or a shell with keyctl, or the command
+    // itself; where the Perl view drops to the sandbox user itself, the view (when it joins the new
+    // keyring: --fresh-keyring=1) or the command's init, which it execs
     const after = argv.indexOf('--bounding-set=-all');
+    const init = argv.indexOf('patchloop-init');
+    const viewPerl = argv[argv.indexOf('-t') - 1]!;
+    const program =
+      after >= 0
+        ? argv.slice(after + 2, after + 9)
+        : argv.includes('--fresh-keyring=1')
+          ? [viewPerl, '--fresh-keyring=1']
+          : argv.slice(init - 3, init + 4);
     return {
       kind: 'isolated',
       reason: setup.reason,
-      launch: argv.slice(after + 2, after + 9),
+      launch: program,
       parentKeyInherited,
       userKeyPlanted,
       outputs,

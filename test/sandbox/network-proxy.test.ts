@@ -223,6 +223,16 @@ describe('command-network: the proxy', () => {
       /command-network is none/,
     );
     expect(networkNote({ kind: 'none' }, [], 'all tests passed')).toBeUndefined();
+    // corepack's own words when it may not download (COREPACK_ENABLE_NETWORK=0)
+    expect(
+      networkNote(
+        { kind: 'none' },
+        [],
+        "Network access disabled by the environment; can't reach https://registry.npmjs.org/pnpm/-/pnpm-8.15.1.tgz",
+      ),
+    ).toMatch(
+      /^\[corepack wanted to download https:\/\/registry\.npmjs\.org\/pnpm\/-\/pnpm-8\.15\.1\.tgz: .*command-network is none/,
+    );
     expect(networkNote({ kind: 'all' }, [], 'Network is unreachable')).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -6,11 +6,13 @@ import {
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   readlinkSync,
   renameSync,
   rmSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -279,6 +281,60 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
     }
   });
 
+  // issue 38: coverage tools write owner-only files (c8: 0600). What an earlier command of the run
+  // made is the run's own (the move keeps a record of it, by inode and name), so a later command
+  // may remove or replace it; an earlier step's private file stays out of reach (claim 30b).
+  it('lets a command remove and write again what an earlier command made owner-only (c8 twice), while an earlier step’s private file stays (fails with the record removed)', async () => {
+    for (const forget of [false, true]) {
+      f = createFixture();
+      const ws = f.workspace;
+      writePrivate(join(ws, 'gha-creds-abc.json'), 'cloud-key-1e2f\n');
+      // the layers and the record in a temp folder of the test's own, to find the record in
+      const temp = mkdtempSync('/tmp/pl-layers-');
+      const was = process.env.TMPDIR;
+      process.env.TMPDIR = temp;
+      try {
+        setup = await overlaySandbox(f);
+      } finally {
+        if (was === undefined) delete process.env.TMPDIR;
+        else process.env.TMPDIR = was;
+      }
+      const c8 = (n: number) =>
+        `rm -rf coverage && mkdir -p coverage/tmp && (umask 077; echo run${n} > coverage/x.json; echo t${n} > coverage/tmp/cov-${n}.json) && echo ok`;
+      const first = await run(setup, f, c8(1));
+      expect(first.text).toBe('ok\n');
+      expect(first.workspaceNote).toBeUndefined();
+      expect(lstatSync(join(ws, 'coverage', 'x.json')).mode & 0o777).toBe(0o600);
+      const state = join(temp, readdirSync(temp)[0]!);
+      expect(existsSync(join(state, 'own'))).toBe(true);
+      if (forget) rmSync(join(state, 'own'));
+      const second = await run(setup, f, c8(2));
+      expect(second.text).toBe('ok\n');
+      if (forget) {
+        expect(second.workspaceNote).toMatch(/coverage\/x\.json: a private path: left in place/);
+        expect(readFileSync(join(ws, 'coverage', 'x.json'), 'utf8')).toBe('run1\n');
+      } else {
+        expect(second.workspaceNote).toBeUndefined();
+        expect(readFileSync(join(ws, 'coverage', 'x.json'), 'utf8')).toBe('run2\n');
+        // no stale file of the first run
+        expect(readdirSync(join(ws, 'coverage', 'tmp'))).toEqual(['cov-2.json']);
+        // a third, replacing by rename, and the earlier step's file, which no command may swap
+        const third = await run(
+          setup,
+          f,
+          '(umask 077; echo run3 > y && mv -f y coverage/x.json); rm -f gha-creds-abc.json; echo mine > gha-creds-abc.json; echo ok',
+        );
+        expect(third.text).toBe('ok\n');
+        expect(readFileSync(join(ws, 'coverage', 'x.json'), 'utf8')).toBe('run3\n');
+        expect(readFileSync(join(ws, 'gha-creds-abc.json'), 'utf8')).toBe('cloud-key-1e2f\n');
+        expect(third.workspaceNote).toMatch(/gha-creds-abc\.json: a private path: left in place/);
+        expect(third.workspaceNote).not.toMatch(/coverage/);
+      }
+      await closeRound();
+      rmSync(temp, { recursive: true, force: true });
+    }
+  });
+
   // The move runs as root: a link of the checkout's in place of a folder must never lead it outside
   it('never writes through a link the checkout holds where a command made a folder (fails with apply-follows-links)', async () => {
     for (const weaken of [[], ['apply-follows-links']] as Defence[][]) {
@@ -354,12 +410,12 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
           '-e',
           PREP_STEP,
           '--',
-          'probe',
-          String(numbers.unshare),
-          String(numbers.mount),
-          f!.workspace,
-          state,
-          join(state, 'layer'),
+          '--view=probe',
+          `--sys-unshare=${numbers.unshare}`,
+          `--sys-mount=${numbers.mount}`,
+          `--workspace=${f!.workspace}`,
+          `--stash=${state}`,
+          `--layer=${join(state, 'layer')}`,
           ...prepArgs(numbers, { uid: owner.uid, gid: owner.gid }, { uid: 65533, gid: 65533 }, reader, {
             folders: [],
             files: [],
@@ -462,6 +518,57 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
     expect(asked).toEqual({ kind: 'unavailable', reason: 'perl is not installed' });
   });
 
+  // issue 36: a run killed or crashed leaves its state (root's and the sandbox user's files); the
+  // next set-up removes it, and only it: a folder whose recorded owner still runs is left alone
+  it('removes at set-up the state a killed run left, never a running run’s', async () => {
+    f = createFixture();
+    const temp = mkdtempSync('/tmp/pl-layers-');
+    const startOf = (pid: number) => {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    };
+    const gone = spawnSync('sh', ['-c', 'echo $$']);
+    const deadPid = Number(gone.stdout.toString().trim());
+    const live = spawn('sleep', ['60']);
+    const state = (name: string, owner: string | undefined, ageMs = 0) => {
+      const d = join(temp, `patchloop-overlay-${name}`);
+      mkdirSync(join(d, '3', 'work', 'work'), { recursive: true });
+      writeFileSync(join(d, '3', 'up-file'), 'x\n');
+      chmodSync(join(d, '3', 'work'), 0);
+      spawnSync('chown', [`${SANDBOX_USER}:`, join(d, '3', 'up-file')]);
+      if (owner !== undefined) writeFileSync(join(d, 'owner'), owner);
+      const t = (Date.now() - ageMs) / 1000;
+      utimesSync(d, t, t);
+      return d;
+    };
+    try {
+      const killed = state('kild01', `${deadPid} 123\n`);
+      const reused = state('reus01', `${live.pid} 1\n`);
+      const running = state('live01', `${live.pid} ${startOf(live.pid!)}\n`);
+      const old = state('olds01', undefined, 7 * 3600_000);
+      const fresh = state('frsh01', undefined);
+      const was = process.env.TMPDIR;
+      process.env.TMPDIR = temp;
+      try {
+        setup = await overlaySandbox(f);
+      } finally {
+        if (was === undefined) delete process.env.TMPDIR;
+        else process.env.TMPDIR = was;
+      }
+      expect(existsSync(killed)).toBe(false);
+      expect(existsSync(reused)).toBe(false);
+      expect(existsSync(old)).toBe(false);
+      expect(existsSync(running)).toBe(true);
+      expect(existsSync(fresh)).toBe(true);
+      await setup.dispose();
+      setup = undefined;
+      expect(readdirSync(temp).sort()).toEqual(['patchloop-overlay-frsh01', 'patchloop-overlay-live01']);
+    } finally {
+      live.kill('SIGKILL');
+      spawnSync('rm', ['-rf', temp]);
+    }
+  });
+
   it('leaves no layer behind after dispose', async () => {
     f = createFixture();
     // the layers are made in the system temp folder: one of this test's own, to look in
@@ -484,7 +591,8 @@ describe.skipIf(missing !== undefined)('the overlay access method', () => {
     expect(
       spawnSync('ls', [join(temp, state)], { encoding: 'utf8' })
         .stdout.trim()
-        .split('\n'),
+        .split('\n')
+        .filter((n) => n !== 'owner'),
     ).toHaveLength(1);
     await setup.dispose();
     setup = undefined;

@@ -87,6 +87,7 @@ describe.skipIf(missing !== undefined)('sandbox set-up', () => {
     ['read-only-git', /git-renamed/],
     ['hide-above', /above-visible/],
     ['private-dirs', /private-visible/],
+    ['bounding-set', /privileges-kept CapBnd/],
   ] as const)(
     'throws when the self-check finds a defence missing (%s), and takes back its access',
     async (defence, why) => {
@@ -101,6 +102,101 @@ describe.skipIf(missing !== undefined)('sandbox set-up', () => {
       expect(aclEntriesAbove(f.workspace, SANDBOX_USER)).toEqual([]);
     },
   );
+
+  // the view is built by one Perl process (perl/view.pl) where there is Perl, else by bash and
+  // some seventy programs: both drop every capability and fail closed the same way
+  for (const how of ['perl', 'bash'] as const)
+    describe(`the view by ${how}`, () => {
+      const hideBins = how === 'bash' ? (['perl'] as ['perl']) : [];
+
+      it('runs the command with no capability, no group and no new privileges; the self-check refuses a kept bounding set', async () => {
+        const setup = isolated(
+          await createSandbox({ workspace: f.workspace, privateDirs: [f.runnerTemp], env: f.env, hideBins }),
+        );
+        try {
+          const r = await run(setup, f, 'grep -E "^(Cap|NoNewPrivs|Groups)" /proc/self/status');
+          expect(r.exitCode).toBe(0);
+          const status = Object.fromEntries(
+            r.text
+              .trim()
+              .split('\n')
+              .map((l) => l.split(/:\s*/) as [string, string]),
+          );
+          for (const cap of ['CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb'])
+            expect(status[cap], cap).toMatch(/^0+$/);
+          expect(status.NoNewPrivs).toBe('1');
+          expect(status.Groups ?? '').toBe('');
+        } finally {
+          await setup.dispose();
+        }
+        await expect(
+          createSandbox({
+            workspace: f.workspace,
+            privateDirs: [f.runnerTemp],
+            env: f.env,
+            hideBins,
+            weaken: ['bounding-set'],
+          }),
+        ).rejects.toThrow(/privileges-kept CapBnd/);
+      });
+
+      it('makes every mount below a system folder read-only, keeping its nosuid, nodev and noexec', async () => {
+        const at = mkdtempSync(`/opt/pl-flags-${how}-`);
+        execFileSync('mount', [
+          '-t',
+          'tmpfs',
+          '-o',
+          'nosuid,nodev,noexec,mode=0755,size=64k',
+          'pl-flags',
+          at,
+        ]);
+        try {
+          const setup = isolated(
+            await createSandbox({
+              workspace: f.workspace,
+              privateDirs: [f.runnerTemp],
+              env: f.env,
+              hideBins,
+            }),
+          );
+          try {
+            const r = await run(
+              setup,
+              f,
+              `awk '$5 == "${at}" { print $6 }' /proc/self/mountinfo; touch ${at}/x 2>&1`,
+            );
+            const [options] = r.text.split('\n');
+            expect(options!.split(',')).toEqual(expect.arrayContaining(['ro', 'nosuid', 'nodev', 'noexec']));
+            expect(r.text).toContain('Read-only file system');
+          } finally {
+            await setup.dispose();
+          }
+        } finally {
+          execFileSync('umount', [at]);
+          rmSync(at, { recursive: true, force: true });
+        }
+      });
+
+      it('fails closed (exit 125, nothing run) when .git has become a symbolic link', async () => {
+        const setup = isolated(
+          await createSandbox({ workspace: f.workspace, privateDirs: [f.runnerTemp], env: f.env, hideBins }),
+        );
+        const git = join(f.workspace, '.git');
+        const moved = join(f.runnerTemp, `git-${how}`);
+        try {
+          renameSync(git, moved);
+          execFileSync('ln', ['-s', moved, git]);
+          const r = await run(setup, f, 'echo ran');
+          expect(r.exitCode).toBe(125);
+          expect(r.text).not.toContain('ran');
+          expect(r.text).toContain(`patchloop sandbox: ${git} is a symbolic link`);
+        } finally {
+          rmSync(git, { force: true });
+          renameSync(moved, git);
+          await setup.dispose();
+        }
+      });
+    });
 
   it('startSandbox answers "isolated" before its self-check; no command launches until that has passed', async () => {
     const setup = isolated(

@@ -54,6 +54,8 @@ export interface EventOptions {
   botLogins?: string[];
   /** the `mode` input: `review` makes pull_request events and requests on a PR reviews */
   mode?: 'fix' | 'review';
+  /** the `require-approval` input: every write run starts as a plan (CONTRACT §13) */
+  requireApproval?: boolean;
   /** when the event carries no time of its own (schedule, dispatch) */
   now?: () => Date;
 }

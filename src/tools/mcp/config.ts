@@ -9,8 +9,6 @@ export interface StdioServerConfig {
   args: string[];
   /** Given to this server alone, on top of the neutral variables every command gets. */
   env: Record<string, string>;
-  /** A folder inside the workspace, relative to its root; default the root. */
-  cwd?: string;
 }
 
 export interface HttpServerConfig {
@@ -33,7 +31,7 @@ export class McpConfigError extends Error {
 
 // Tool names become `mcp__<server>__<tool>`, and providers accept [A-Za-z0-9_-] in tool names only.
 const SERVER_NAME = /^[A-Za-z0-9-]{1,32}$/;
-const STDIO_KEYS = new Set(['type', 'command', 'args', 'env', 'cwd']);
+const STDIO_KEYS = new Set(['type', 'command', 'args', 'env']);
 const HTTP_KEYS = new Set(['type', 'url', 'headers']);
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -75,30 +73,30 @@ export function parseMcpConfig(text: string): McpServerConfig[] {
       raw.url === undefined &&
       (type === undefined || type === 'stdio')
     ) {
+      // a server starts in an empty folder of its own, never in the workspace (servers.ts)
+      if (raw.cwd !== undefined)
+        throw new McpConfigError(
+          `${at}.cwd: a stdio server starts in an empty folder of its own, never in the workspace; give paths in args`,
+        );
       const unknown = Object.keys(raw).find((k) => !STDIO_KEYS.has(k));
       if (unknown) throw new McpConfigError(`${at}.${unknown} is not a setting of a stdio server`);
       if (!raw.command.trim()) throw new McpConfigError(`${at}.command is empty`);
+      if (raw.command.includes('/') && !raw.command.startsWith('/'))
+        throw new McpConfigError(
+          `${at}.command must be a program name (looked up on PATH outside the workspace) or an absolute path`,
+        );
       const args = raw.args ?? [];
       if (!Array.isArray(args) || args.some((a) => typeof a !== 'string'))
         throw new McpConfigError(`${at}.args must be an array of strings`);
       const env = stringMap(raw.env, `${at}.env`);
       const bad = Object.keys(env).find((k) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(k));
       if (bad !== undefined) throw new McpConfigError(`${at}.env: "${bad}" is not a variable name`);
-      let cwd: string | undefined;
-      if (raw.cwd !== undefined) {
-        if (typeof raw.cwd !== 'string') throw new McpConfigError(`${at}.cwd must be a string`);
-        const parts = raw.cwd.split('/').filter((p) => p && p !== '.');
-        if (raw.cwd.startsWith('/') || parts.includes('..') || parts.includes('.git'))
-          throw new McpConfigError(`${at}.cwd must be a folder inside the workspace, relative to its root`);
-        cwd = parts.join('/') || undefined;
-      }
       servers.push({
         kind: 'stdio',
         name,
         command: raw.command,
         args: args as string[],
         env,
-        ...(cwd ? { cwd } : {}),
       });
     } else if (typeof raw.url === 'string' && raw.command === undefined && type !== 'stdio') {
       const unknown = Object.keys(raw).find((k) => !HTTP_KEYS.has(k));

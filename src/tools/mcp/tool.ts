@@ -28,6 +28,8 @@ export interface McpToolOptions {
   artifactsDir?: string;
   /** A call's deadline. */
   callTimeoutMs: number;
+  /** Why the server was stopped after it started, once it has been (its tools answer no more). */
+  stopped?: () => string | undefined;
 }
 
 // Providers accept tool names of [A-Za-z0-9_-], 64 characters at most.
@@ -89,6 +91,12 @@ export function createMcpTool(
     parameters: mcpParameters(tool),
     readOnly: tool.annotations?.readOnlyHint === true,
     async execute(args, { signal }) {
+      const gone = () => {
+        const why = o.stopped?.();
+        return why && new ToolError(o.redact(`The MCP server "${o.server}" was stopped: ${why}.`));
+      };
+      const before = gone();
+      if (before) throw before;
       let result;
       try {
         result = await o.client.callTool({ name: tool.name, arguments: args }, undefined, {
@@ -96,6 +104,8 @@ export function createMcpTool(
           timeout: o.callTimeoutMs,
         });
       } catch (err) {
+        const stopped = gone();
+        if (stopped) throw stopped;
         const message = err instanceof Error ? err.message : String(err);
         throw new ToolError(o.redact(`The MCP server "${o.server}" did not answer the call: ${message}`));
       }

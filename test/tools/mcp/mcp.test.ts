@@ -3,7 +3,7 @@
 // test/hardening/attacks-mcp.test.ts) and a server built with the SDK's classes over Streamable
 // HTTP on loopback.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,7 +13,9 @@ import { createRedactor } from '../../../src/protocol/redact.js';
 import { filterAllowedTools } from '../../../src/tools/allowed.js';
 import { McpConfigError, mcpSecrets, parseMcpConfig } from '../../../src/tools/mcp/config.js';
 import { describeMcpServers, startMcpServers, type McpSession } from '../../../src/tools/mcp/servers.js';
+import { pathOutside, resolveProgram } from '../../../src/tools/mcp/program.js';
 import { startFixtureServer, type FixtureServer } from './mcp-server-fixture.js';
+import { rpcServer, type RpcServer } from './rpc-server.js';
 
 const require = createRequire(import.meta.url);
 const EVERYTHING = join(
@@ -86,7 +88,7 @@ describe('mcp-config', () => {
     const servers = parseMcpConfig(
       JSON.stringify({
         mcpServers: {
-          docs: { command: 'npx', args: ['-y', 'docs-server'], env: { DOCS_TOKEN: 'abc' }, cwd: 'tools/' },
+          docs: { command: 'npx', args: ['-y', 'docs-server'], env: { DOCS_TOKEN: 'abc' } },
           tracker: { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer xyz' } },
           legacy: { type: 'sse', url: 'https://old.example.com/sse' },
         },
@@ -99,7 +101,6 @@ describe('mcp-config', () => {
         command: 'npx',
         args: ['-y', 'docs-server'],
         env: { DOCS_TOKEN: 'abc' },
-        cwd: 'tools',
       },
       {
         kind: 'http',
@@ -119,11 +120,15 @@ describe('mcp-config', () => {
       [{ mcpServers: { a__b: { command: 'x' } } }, /server name "a__b"/],
       [{ mcpServers: { a: { command: 'x', args: 'y' } } }, /mcpServers\.a\.args must be an array of strings/],
       [{ mcpServers: { a: { command: 'x', env: { T: 1 } } } }, /mcpServers\.a\.env\.T must be a string/],
-      [{ mcpServers: { a: { command: 'x', cwd: '../up' } } }, /cwd must be a folder inside the workspace/],
       [
-        { mcpServers: { a: { command: 'x', cwd: '.git/hooks' } } },
-        /cwd must be a folder inside the workspace/,
+        { mcpServers: { a: { command: 'x', cwd: 'tools' } } },
+        /a\.cwd: a stdio server starts in an empty folder/,
       ],
+      [
+        { mcpServers: { a: { command: 'node_modules/.bin/x' } } },
+        /a\.command must be a program name .* or an absolute path/,
+      ],
+      [{ mcpServers: { a: { command: './x' } } }, /a\.command must be a program name/],
       [{ mcpServers: { a: { url: 'ftp://x' } } }, /url must be http or https/],
       [{ mcpServers: { a: { url: 'https://u:p@x/' } } }, /must not hold credentials/],
       [{ mcpServers: { a: { command: 'x', url: 'https://x' } } }, /needs either "command"/],
@@ -280,5 +285,135 @@ describe('allowed-tools', () => {
     expect(filterAllowedTools(tools, ['read_file']).leftOut).toContain('bash');
     // a dot or a bracket in a pattern is itself, not a regular expression
     expect(names(['read.file', 'ba[s]h'])).toEqual([]);
+  });
+});
+
+/** A workspace (the session's root) and, outside it, a folder of scripts; both removed after. */
+function workspaceWithPlantedBin(name: string): { root: string; outside: string; bin: string } {
+  const root = mkdtempSync(join(scratch, 'ws-'));
+  const bin = join(root, 'node_modules', '.bin');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, name), '#!/bin/sh\necho planted-ran\n');
+  chmodSync(join(bin, name), 0o755);
+  const outside = mkdtempSync(join(scratch, 'bin-'));
+  return { root, outside, bin };
+}
+function script(dir: string, name: string, o: RpcServer): string {
+  const path = join(dir, name);
+  writeFileSync(path, rpcServer(o));
+  return path;
+}
+
+describe('where a stdio server’s code comes from', () => {
+  it('its program is looked up on PATH outside the workspace, and its own PATH is cut the same way', () => {
+    const { root, outside, bin } = workspaceWithPlantedBin('docs-mcp');
+    const path = [bin, 'relative/bin', join(root, 'missing'), outside, '/usr/bin'].join(':');
+    expect(pathOutside(path, root)).toBe(`${outside}:/usr/bin`);
+    expect(() => resolveProgram('docs-mcp', { workspace: root, path })).toThrow(
+      /"docs-mcp" was not found on PATH outside the workspace/,
+    );
+    expect(() => resolveProgram(join(bin, 'docs-mcp'), { workspace: root, path })).toThrow(
+      /lies in the workspace/,
+    );
+    expect(() => resolveProgram('node_modules/.bin/docs-mcp', { workspace: root, path })).toThrow(
+      /relative path/,
+    );
+    // a link outside the workspace that leads into it is refused too
+    writeFileSync(join(outside, 'real-tool'), '#!/bin/sh\n');
+    chmodSync(join(outside, 'real-tool'), 0o755);
+    spawnSync('ln', ['-s', join(bin, 'docs-mcp'), join(outside, 'docs-mcp')]);
+    expect(() => resolveProgram('docs-mcp', { workspace: root, path })).toThrow(/not found on PATH outside/);
+    expect(resolveProgram('real-tool', { workspace: root, path })).toBe(join(outside, 'real-tool'));
+    expect(resolveProgram('sh', { workspace: root, path: '/usr/bin:/bin' })).toMatch(/^\/(usr\/)?bin\/sh$/);
+  });
+
+  it('starts in an empty folder of its own, not the workspace; what it says on stderr is kept for the transcript alone', async () => {
+    const { root, bin } = workspaceWithPlantedBin('docs-mcp');
+    const s = await start(
+      {
+        mcpServers: {
+          where: {
+            command: 'sh',
+            args: ['-c', 'echo "cwd=$PWD path=$PATH" >&2; ls -A >&2; echo "$T" >&2; exit 3'],
+            env: { T: SECRET },
+          },
+          planted: { command: 'docs-mcp' },
+        },
+      },
+      { root, env: { PATH: `${bin}:${process.env.PATH}`, HOME: process.env.HOME } },
+    );
+    const [where, planted] = s.servers;
+    const line = describeMcpServers(s.servers).join('\n');
+    expect(line).toMatch(
+      /MCP server "where" \(stdio\) was left out: did not start: it exited \(exit code 3\) \(its stderr and the full error are in the transcript\)/,
+    );
+    expect(line).toMatch(
+      /MCP server "planted" \(stdio\) was left out: did not start: its program "docs-mcp" was not found/,
+    );
+    expect(line).not.toMatch(/cwd=|planted-ran/);
+    const cwd = /cwd=(\S+)/.exec(where!.detail ?? '')?.[1];
+    expect(cwd).toBeDefined();
+    expect(cwd!.startsWith(root)).toBe(false);
+    // the folder was empty, and is gone with the server
+    expect(where!.detail).toMatch(/cwd=\S+ path=\S+\n\[REDACTED\]/);
+    expect(where!.detail).not.toContain(bin);
+    expect(existsSync(cwd!)).toBe(false);
+    expect(planted!.detail).toBeDefined();
+    // the transcript gets each failure once it is there
+    const events: unknown[] = [];
+    s.record({ event: (event, data) => events.push({ event, ...data }) });
+    expect(events).toMatchObject([
+      { event: 'mcp-server', server: 'where', detail: expect.stringContaining('[REDACTED]') },
+      { event: 'mcp-server', server: 'planted' },
+    ]);
+  });
+
+  it('the handshake deadline starts when the server is launched, not while commands wait for the sandbox', async () => {
+    const ready = new Promise<void>((r) => setTimeout(r, 4000));
+    const s = await start(
+      {
+        mcpServers: {
+          slow: { command: process.execPath, args: [script(scratch, 'quick.mjs', { tools: [ECHO] })] },
+        },
+      },
+      { commandsReady: ready, handshakeTimeoutMs: 3000 },
+    );
+    expect(describeMcpServers(s.servers), s.servers[0]!.detail).toEqual([
+      'MCP server "slow" (stdio): 1 tool',
+    ]);
+  });
+});
+
+const ECHO = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object', properties: {} } };
+
+describe('a stdio server that writes more than 10 MiB without a newline', () => {
+  it('is left out at its start, and stopped at a call, with its tools answering why; nothing else stops', async () => {
+    const dropped: string[] = [];
+    const s = await start(
+      {
+        mcpServers: {
+          flood: {
+            command: process.execPath,
+            args: [script(scratch, 'flood.mjs', { tools: [ECHO], flood: 'start' })],
+          },
+          late: {
+            command: process.execPath,
+            args: [script(scratch, 'late.mjs', { tools: [ECHO], flood: 'call' })],
+          },
+        },
+      },
+      { onDropped: (line) => dropped.push(line) },
+    );
+    expect(describeMcpServers(s.servers)[0]).toMatch(
+      /"flood" \(stdio\) was left out: did not start: it wrote more than 10 MiB to stdout without a newline/,
+    );
+    expect(s.tools.map((t) => t.name)).toEqual(['mcp__late__echo']);
+    await expect(call(s, 'mcp__late__echo', {})).rejects.toThrow(
+      /The MCP server "late" was stopped: it wrote more than 10 MiB to stdout without a newline/,
+    );
+    await expect(call(s, 'mcp__late__echo', {})).rejects.toThrow(/was stopped/);
+    expect(dropped).toEqual([
+      expect.stringMatching(/MCP server "late" \(stdio\) was stopped: it wrote more than 10 MiB/),
+    ]);
   });
 });

@@ -1,0 +1,336 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, SandboxSetupError, type SandboxSetup } from '../../src/sandbox/index.js';
+import { accountHome, ensureUser, findRootAccess, SANDBOX_USER } from '../../src/sandbox/user.js';
+import { runCommand, type CommandSandbox } from '../../src/tools/process.js';
+import { RUN_CACHE_BASE } from '../../src/sandbox/run-cache.js';
+import { inCi } from '../support/requirements.js';
+import { createFixture, missingForSandbox, type Fixture } from './fixture.js';
+
+// What a command sees of the machine (view.ts): an allowlist, run for real as the sandbox user. A
+// unix socket listening under /run is not there (and is, with /run put back); the runner user's
+// toolchain folders are there read-only, its credentials are not; real cargo and real Maven build
+// offline from them; the sandbox account has a real home the JVM finds; the run's cache folder
+// is kept from one command to the next.
+
+const found = missingForSandbox();
+const missing = inCi() ? undefined : found;
+const CARGO = '/root/.cargo';
+const RUSTUP = '/root/.rustup';
+const M2 = '/root/.m2/repository';
+const hasCargo = existsSync(join(CARGO, 'bin', 'cargo')) && existsSync(RUSTUP);
+const hasMaven =
+  existsSync(M2) && spawnSync('mvn', ['-v'], { stdio: 'ignore' }).status === 0 && existsSync('/usr/bin/java');
+const SECRET = `view-secret-${randomBytes(4).toString('hex')}`;
+
+function isolated(setup: SandboxSetup): Extract<SandboxSetup, { kind: 'isolated' }> {
+  if (setup.kind !== 'isolated') throw new Error(`not isolated: ${setup.reason}`);
+  return setup;
+}
+
+/** A listening unix socket anyone may connect to (0777), counting its connections. */
+function listen(path: string): Promise<{ server: Server; connections: () => number }> {
+  let n = 0;
+  return new Promise((done, fail) => {
+    const server = createServer((c) => {
+      n++;
+      c.end('hello from the host\n');
+    });
+    server.once('error', fail);
+    server.listen(path, () => {
+      chmodSync(path, 0o777);
+      done({ server, connections: () => n });
+    });
+  });
+}
+
+const CONNECT = (path: string) =>
+  `node -e 'const c=require("net").connect(process.argv[1]);c.on("data",d=>{process.stdout.write("got "+d);process.exit(0)});c.on("error",e=>{console.log("refused "+e.code);process.exit(0)})' ${path}; ls -A /run /var/run 2>&1 | head -5`;
+
+describe.skipIf(missing !== undefined)('the view: a unix socket under /run', () => {
+  let f: Fixture;
+  const tag = randomBytes(4).toString('hex');
+  const dir = `/run/pl-view-${tag}`;
+  const sock = join(dir, 'bus');
+  beforeAll(() => {
+    f = createFixture();
+    mkdirSync(dir, { mode: 0o755 });
+  });
+  afterAll(() => {
+    f?.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is not there for a command (with /run put back in the view, the same command talks to it)', async () => {
+    const host = await listen(sock);
+    try {
+      const sh = (sandbox: CommandSandbox) =>
+        runCommand({ command: CONNECT(sock), cwd: f.workspace, env: f.env, sandbox, timeoutMs: 30_000 });
+      const setup = isolated(await createSandbox({ workspace: f.workspace, env: f.env }));
+      try {
+        const r = await sh(setup.sandbox);
+        expect(r.text).toContain('refused ENOENT');
+        expect(r.text).toMatch(/cannot access '\/run'/);
+        expect(host.connections()).toBe(0);
+      } finally {
+        await setup.dispose();
+      }
+      const open = isolated(
+        await createSandbox({ workspace: f.workspace, env: f.env, weaken: ['view'], selfCheck: false }),
+      );
+      try {
+        const r = await sh(open.sandbox);
+        expect(r.text).toContain('got hello from the host');
+        expect(host.connections()).toBe(1);
+      } finally {
+        await open.dispose();
+      }
+    } finally {
+      host.server.close();
+    }
+  }, 120_000);
+
+  it('the self-check refuses a view that shows /run', async () => {
+    await expect(createSandbox({ workspace: f.workspace, env: f.env, weaken: ['view'] })).rejects.toThrow(
+      /self-check failed: the probe found: .*(outside-view \/run|run-socket-visible)/,
+    );
+  }, 120_000);
+});
+
+describe.skipIf(missing !== undefined)('the view: the runner user’s home', () => {
+  let f: Fixture;
+  let home: string;
+  let setup: Extract<SandboxSetup, { kind: 'isolated' }>;
+  let env: NodeJS.ProcessEnv;
+  const sh = (command: string, timeoutMs = 60_000) =>
+    runCommand({ command, cwd: f.workspace, env, sandbox: setup.sandbox, timeoutMs });
+
+  beforeAll(async () => {
+    f = createFixture('/var/tmp');
+    // as /home/runner on GitHub's image: other users may not enter it
+    home = mkdtempSync('/var/lib/pl-view-home-');
+    chmodSync(home, 0o750);
+    for (const [rel, text] of [
+      ['.ssh/id_ed25519', SECRET],
+      ['.aws/credentials', SECRET],
+      ['.config/gh/hosts.yml', SECRET],
+      ['.docker/config.json', SECRET],
+      ['.netrc', SECRET],
+      ['gha-creds-1234.json', SECRET],
+      ['tools/bin/hello', '#!/bin/sh\necho hello-from-tools\n'],
+      [
+        '.m2/settings.xml',
+        `<settings><servers><server><password>${SECRET}</password></server></servers></settings>`,
+      ],
+    ] as const) {
+      mkdirSync(join(home, rel, '..'), { recursive: true });
+      writeFileSync(join(home, rel), text, { mode: 0o755 });
+    }
+    if (hasCargo) {
+      // cargo's own folder copied (its token planted in it); rustup's toolchains pointed at by a link
+      cpSync(CARGO, join(home, '.cargo'), { recursive: true, verbatimSymlinks: true });
+      writeFileSync(join(home, '.cargo', 'credentials.toml'), `[registry]\ntoken = "${SECRET}"\n`, {
+        mode: 0o644,
+      });
+      symlinkSync(RUSTUP, join(home, '.rustup'));
+    }
+    env = {
+      ...f.env,
+      HOME: home,
+      PATH: `${join(home, '.cargo', 'bin')}:${join(home, 'tools', 'bin')}:/usr/local/bin:/usr/bin:/bin`,
+      PATCHLOOP_COMMAND_HOME_DIRS: 'tools',
+    };
+    if (hasMaven) populateM2(join(home, '.m2', 'repository'));
+    setup = isolated(await createSandbox({ workspace: f.workspace, env, privateDirs: [f.runnerTemp] }));
+  }, 600_000);
+  afterAll(async () => {
+    await setup?.dispose();
+    f?.cleanup();
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  it('shows the toolchain folders read-only, at their place and under HOME; the credentials nowhere', async () => {
+    const r = await sh(
+      [
+        `ls -A ${home}`,
+        'echo --',
+        'ls -A "$HOME"',
+        'echo --',
+        `cat ${home}/.ssh/id_ed25519 ${home}/.aws/credentials ${home}/.netrc ${home}/.config/gh/hosts.yml ${home}/.docker/config.json ${home}/gha-creds-1234.json 2>&1`,
+        `cat ${home}/.m2/settings.xml ~/.m2/settings.xml`,
+        hasCargo
+          ? `cat ${home}/.cargo/credentials.toml ~/.cargo/credentials.toml; echo "[$(wc -c < ~/.cargo/credentials.toml)]"`
+          : ':',
+        `touch ${home}/tools/x ~/tools/y 2>&1`,
+        'hello',
+      ].join('; '),
+    );
+    const [atPlace, atHome] = r.text.split('--\n');
+    const shown = ['.m2', 'tools', ...(hasCargo ? ['.cargo', '.rustup'] : [])].sort();
+    expect(atPlace!.trim().split('\n').sort()).toEqual(shown);
+    expect(atHome!.trim().split('\n').sort()).toEqual(['.cache', ...shown].sort());
+    expect(r.text).not.toContain(SECRET);
+    expect(r.text.match(/No such file or directory/g)?.length).toBeGreaterThanOrEqual(6);
+    expect(r.text).toContain('<settings/>\n<settings/>');
+    if (hasCargo) expect(r.text).toContain('[0]');
+    expect(r.text.match(/Read-only file system/g)).toHaveLength(2);
+    expect(r.text).toContain('hello-from-tools');
+  });
+
+  it('refuses PATCHLOOP_COMMAND_HOME_DIRS naming a credentials folder, or one that holds one', async () => {
+    for (const name of ['.ssh', '.config', '../etc', '/etc'])
+      await expect(
+        createSandbox({ workspace: f.workspace, env: { ...env, PATCHLOOP_COMMAND_HOME_DIRS: name } }),
+      ).rejects.toThrow(SandboxSetupError);
+  });
+
+  it.skipIf(!hasCargo)(
+    'runs cargo test offline from the home’s toolchain, CARGO_HOME read-only',
+    async () => {
+      const crate = join(f.workspace, 'crate');
+      mkdirSync(join(crate, 'src'), { recursive: true });
+      writeFileSync(
+        join(crate, 'Cargo.toml'),
+        '[package]\nname = "tiny"\nversion = "0.1.0"\nedition = "2021"\n',
+      );
+      writeFileSync(
+        join(crate, 'src', 'lib.rs'),
+        'pub fn add(a: i32, b: i32) -> i32 { a + b }\n#[cfg(test)]\nmod t { #[test] fn adds() { assert_eq!(super::add(1, 2), 3); } }\n',
+      );
+      const r = await sh('cd crate && cargo test --offline 2>&1; touch ~/.cargo/x 2>&1', 300_000);
+      expect(r.text).toContain('test result: ok. 1 passed');
+      expect(r.text).toMatch(/Read-only file system/);
+    },
+    400_000,
+  );
+
+  it.skipIf(!hasMaven)(
+    'the JVM finds a real user.home, and mvn -o test runs from the home’s ~/.m2',
+    async () => {
+      const props = await sh(
+        'java -XshowSettings:properties -version 2>&1 | grep user.home; mvn -v 2>&1 | head -1',
+      );
+      expect(props.text).toContain(`user.home = ${accountHome(SANDBOX_USER)}`);
+      expect(props.text).toContain('Apache Maven');
+      const project = join(f.workspace, 'mvn');
+      writeMavenProject(project);
+      const r = await sh('cd mvn && mvn -o -q test 2>&1; ls target/surefire-reports', 300_000);
+      expect(r.text).toContain('TEST-t.TTest.xml');
+    },
+    400_000,
+  );
+
+  it("keeps the run's cache folder (GOCACHE) from one command to the next, not from one run to the next", async () => {
+    const first = await sh('echo "$GOCACHE"; mkdir -p "$GOCACHE" && echo kept > "$GOCACHE/mark"');
+    expect(first.text.split('\n')[0]).toBe('/tmp/home/.cache/go-build');
+    expect((await sh('cat "$GOCACHE/mark"')).text).toBe('kept\n');
+    const other = isolated(await createSandbox({ workspace: f.workspace, env }));
+    const mark = `other-${randomBytes(4).toString('hex')}`;
+    let folder: string | undefined;
+    try {
+      const r = await runCommand({
+        command: `cat "$GOCACHE/mark" 2>&1; echo ${mark} > "$HOME/.cache/${mark}"`,
+        cwd: f.workspace,
+        env,
+        sandbox: other.sandbox,
+      });
+      expect(r.text).toMatch(/No such file/);
+      // the run's folder on the machine: the one holding what the command wrote
+      folder = readdirSync(RUN_CACHE_BASE)
+        .filter((n) => n.startsWith('patchloop-cache-'))
+        .map((n) => join(RUN_CACHE_BASE, n))
+        .find((d) => existsSync(join(d, 'cache', mark)));
+      expect(folder).toBeDefined();
+    } finally {
+      await other.dispose();
+    }
+    // nothing of it is left on the machine once the run is over
+    expect(existsSync(folder!)).toBe(false);
+  }, 120_000);
+});
+
+describe.skipIf(missing !== undefined)('the sandbox account', () => {
+  // another account than the sandbox's own, which other tests' commands may be using meanwhile
+  const user = `pl-view-${randomBytes(3).toString('hex')}`;
+  afterAll(() => {
+    spawnSync('userdel', [user], { stdio: 'ignore' });
+    rmSync(join('/var/lib', user), { recursive: true, force: true });
+  });
+
+  it('has a real home of its own (0700), and an account left with /nonexistent is moved to it', async () => {
+    const root = await findRootAccess();
+    if (typeof root === 'string') throw new Error(root);
+    // as an earlier version made it
+    execFileSync('useradd', [
+      '--system',
+      '--user-group',
+      '--no-create-home',
+      '--home-dir',
+      '/nonexistent',
+      user,
+    ]);
+    const account = await ensureUser(root, user);
+    expect(account.home).toBe(accountHome(user));
+    expect(execFileSync('getent', ['passwd', user], { encoding: 'utf8' }).split(':')[5]).toBe(
+      accountHome(user),
+    );
+    const st = statSync(accountHome(user));
+    expect(st.mode & 0o777).toBe(0o700);
+    expect(st.uid).toBe(account.uid);
+  });
+});
+
+/** A local ~/.m2 filled once, offline, from the machine's own: that repository served as a file:// mirror. */
+function populateM2(repo: string): void {
+  const work = mkdtempSync(join(tmpdir(), 'pl-view-m2-'));
+  try {
+    writeMavenProject(work);
+    const settings = join(work, 'settings.xml');
+    writeFileSync(
+      settings,
+      `<settings><mirrors><mirror><id>central</id><mirrorOf>*</mirrorOf><url>file://${M2}</url></mirror></mirrors></settings>`,
+    );
+    execFileSync('mvn', ['-q', '-s', settings, `-Dmaven.repo.local=${repo}`, 'test'], {
+      cwd: work,
+      stdio: 'pipe',
+      timeout: 400_000,
+    });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function writeMavenProject(dir: string): void {
+  mkdirSync(join(dir, 'src', 'test', 'java', 't'), { recursive: true });
+  const plugin = (a: string, v: string) =>
+    `<plugin><groupId>org.apache.maven.plugins</groupId><artifactId>${a}</artifactId><version>${v}</version></plugin>`;
+  writeFileSync(
+    join(dir, 'pom.xml'),
+    `<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
+<groupId>t</groupId><artifactId>t</artifactId><version>1</version>
+<properties><maven.compiler.release>17</maven.compiler.release><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding></properties>
+<dependencies><dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.10.2</version><scope>test</scope></dependency></dependencies>
+<build><plugins>${plugin('maven-resources-plugin', '3.3.1')}${plugin('maven-compiler-plugin', '3.13.0')}${plugin('maven-surefire-plugin', '3.2.5')}</plugins></build>
+</project>\n`,
+  );
+  writeFileSync(
+    join(dir, 'src', 'test', 'java', 't', 'TTest.java'),
+    'package t;\npublic class TTest { @org.junit.jupiter.api.Test public void adds() { org.junit.jupiter.api.Assertions.assertEquals(2, 1 + 1); } }\n',
+  );
+}
