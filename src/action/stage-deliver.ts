@@ -31,6 +31,7 @@ import { DEFAULT_MAX_FILE_BYTES, GitRepo, restoreCheckoutCredential } from '../g
 import { commentBody, readSessionMarker, TrackingComment } from '../github/comment.js';
 import { createRedactor } from '../protocol/redact.js';
 import { TranscriptWriter } from '../protocol/transcript.js';
+import { recordDeliveredSummary } from '../run/phases.js';
 import { renderSummaryMarkdown, type RunSummaryInput } from '../report/summary.js';
 import { actionHost } from './apply-host.js';
 import { setRunOutputs } from './outputs.js';
@@ -53,18 +54,8 @@ export async function runDeliverStage(s: RunState): Promise<number> {
     const host = actionHost(s, {
       noticesFrom: 0,
       summaryLine: (end) => {
-        const w = s.transcript;
-        if (!w) return;
         // the agent's summary line, with how the delivery ended and where the work went
-        const { branch: _b, commitSha: _c, type: _t, ...rest } = agentSummary ?? {};
-        w.summary({
-          ...(rest as Record<string, unknown>),
-          conclusion: end.conclusion,
-          ...(end.error ? { error: end.error } : {}),
-          ...(end.branch ? { branch: end.branch, commitSha: end.commitSha } : {}),
-          endedAt: new Date().toISOString(),
-        } as unknown as Parameters<TranscriptWriter['summary']>[0]);
-        w.close();
+        if (s.transcript) recordDeliveredSummary(s.transcript, agentSummary, end);
       },
       postsReview: true,
       postsComment: true,

@@ -271,3 +271,23 @@ export function recordSummary(
   });
   transcript.close();
 }
+
+/**
+ * A second job's summary line (stage: deliver): the agent job's own summary line, with how the
+ * delivery ended and where the work went in place of the agent job's ending.
+ */
+export function recordDeliveredSummary(
+  transcript: TranscriptWriter,
+  agentSummary: Record<string, unknown> | undefined,
+  end: { conclusion: string; error?: string; branch?: string; commitSha?: string },
+): void {
+  const { branch: _b, commitSha: _c, type: _t, ...rest } = agentSummary ?? {};
+  transcript.summary({
+    ...(rest as Record<string, unknown>),
+    conclusion: end.conclusion,
+    ...(end.error ? { error: end.error } : {}),
+    ...(end.branch ? { branch: end.branch, commitSha: end.commitSha } : {}),
+    endedAt: new Date().toISOString(),
+  } as unknown as Parameters<TranscriptWriter['summary']>[0]);
+  transcript.close();
+}
