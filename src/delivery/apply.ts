@@ -352,8 +352,14 @@ async function publish(
   w: Written,
 ): Promise<Applied> {
   const planned = m.outputs.conclusion;
-  // a failure to deliver makes the run a failure; a cancelled run stays cancelled, with the reason
-  const conclusion = errors.length && planned !== 'cancelled' ? 'failure' : planned;
+  // a failure to deliver makes the run a failure; a run cancelled before or during its delivery
+  // (a push the cancel cut short) is cancelled, with the reason
+  const conclusion =
+    planned === 'cancelled' || h.deadlines.cancelled.aborted
+      ? 'cancelled'
+      : errors.length
+        ? 'failure'
+        : planned;
   const error = [summary.error, ...errors].filter(Boolean).join(' ') || undefined;
   const branch = d.push?.branch ?? summary.branch;
   const commitSha = d.push?.sha ?? summary.commitSha;
