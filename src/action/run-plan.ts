@@ -1,7 +1,7 @@
 // The run's ending as data (issue 37): the delivery plan this job's run ends in, built from what
 // the run did (src/delivery/plan.ts has its type and schema). `stage: all` applies it here,
 // `stage: agent` hands it on as the delivery artifact's manifest.
-import { fitSummary, PLAN_SCHEMA_VERSION, type DeliveryPlan } from '../delivery/plan.js';
+import { PLAN_SCHEMA_VERSION, planOutputs, planSummary, type DeliveryPlan } from '../delivery/plan.js';
 import { proposalFields } from '../github/pr.js';
 import { markdownSafely } from '../report/summary-safe.js';
 import type { RunSummaryInput } from '../report/summary.js';
@@ -19,7 +19,7 @@ export function planOfRun(
   const work = o.plan;
   const commit = o.delivery?.commit;
   const base = work?.startedFrom;
-  const summary = fitSummary(JSON.parse(s.redact(JSON.stringify(input))) as RunSummaryInput);
+  const summary = planSummary(input, (t) => s.redact(t));
   return {
     schema: PLAN_SCHEMA_VERSION,
     repository: s.runner.repository,
@@ -46,14 +46,10 @@ export function planOfRun(
     ...(s.comment ? { commentId: s.comment.id } : {}),
     commentText: markdownSafely(summary, { redact: s.redact }, core.warning),
     summary: summary as unknown as Record<string, unknown>,
-    outputs: {
-      conclusion: o.conclusion,
-      model: input.models.join(','),
-      turns: input.turns,
-      usage: { ...input.usage } as unknown as Record<string, number>,
+    outputs: planOutputs(input, o.conclusion, {
       ...(s.transcript ? { transcriptPath: s.transcriptPath } : {}),
       ...(s.artifactUrl ? { artifactUrl: s.artifactUrl } : {}),
-    },
+    }),
     marker: {
       sessionId: s.sessionId,
       ...(s.artifactName ? { artifactName: s.artifactName } : {}),

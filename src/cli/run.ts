@@ -21,7 +21,8 @@ import {
 import type { Message } from '../protocol/types.js';
 import { cloudSecrets, preloadProvider } from '../providers/index.js';
 import { PROVIDER_NAMES, type ProviderName } from '../providers/types.js';
-import { renderSummaryText, toolLogFromMessages } from '../report/summary.js';
+import { renderSummaryText, toolLogFromMessages, type RunSummaryInput } from '../report/summary.js';
+import { applyPlan } from '../delivery/apply.js';
 import { createWorkspaceTools } from '../tools/index.js';
 import { mcpSecrets } from '../tools/mcp/config.js';
 import { readMcpFlag, startCliMcp } from './mcp.js';
@@ -44,6 +45,7 @@ import { UsageError, useColour, type CliCommand, type CliIO } from './io.js';
 import { endpointHost, finalLine, plural, recordableUrl, startLine } from './run-lines.js';
 import { loadModel, type CliModel } from './model.js';
 import { createTimeline } from './timeline.js';
+import { cliHost, localPlan } from './apply-host.js';
 
 export const RUN_USAGE = `Usage: patchloop run [options] "task"
        patchloop run --continue FILE.jsonl [options] "next request"
@@ -376,6 +378,7 @@ export const runCommand: CliCommand = async (argv, io) => {
     const unready = await awaitWorkspace(result, ready, interrupt.signal);
     return await finish({
       io,
+      id,
       checkout,
       task,
       result: unready ? { ...result, ...unready } : result,
@@ -451,6 +454,8 @@ function openTranscript(path: string, root: string, redact: Redactor, io: CliIO)
 
 interface Finish {
   io: CliIO;
+  /** the run's id (the transcript's session id) */
+  id: string;
   checkout: Checkout;
   task: string;
   result: AgentResult;
@@ -468,9 +473,14 @@ interface Finish {
   budgets?: RunBudgets;
 }
 
-/** Commits the work, writes the summary line, prints the summary; returns the exit status. */
+/**
+ * Commits the work on the local branch, then ends the run through its delivery plan: the plan is
+ * built, recorded in the transcript and applied with no target (src/delivery/apply.ts, through
+ * the CLI's host: the summary line, the summary printed, the conclusion); returns the exit status.
+ */
 async function finish({
   io,
+  id,
   checkout,
   task,
   result,
@@ -499,46 +509,79 @@ async function finish({
     cancelled: result.conclusion === 'cancelled',
     failures: [commitError],
   });
-  recordSummary(transcript, {
+  const summary: RunSummaryInput = {
     conclusion,
-    result,
+    models: result.models.length > 0 ? result.models : [model.provider.model],
+    turns: result.turns,
     durationMs: result.durationMs,
+    usage: result.usage,
+    changedFiles: commit?.files ?? [],
+    toolLog: toolLogFromMessages(result.messages),
+    transcriptLocation: transcript.path,
+    ...(commit ? { branch: commit.branch, commitSha: commit.sha } : {}),
     ...(error ? { error } : {}),
-    ...(commit ? { branch: commit.branch, commitSha: commit.sha, own: { changedFiles: commit.files } } : {}),
-  });
-
-  const summary = renderSummaryText(
-    {
-      conclusion,
-      models: result.models.length > 0 ? result.models : [model.provider.model],
-      turns: result.turns,
-      durationMs: result.durationMs,
-      usage: result.usage,
-      changedFiles: commit?.files ?? [],
-      toolLog: toolLogFromMessages(result.messages),
-      transcriptLocation: transcript.path,
-      ...(commit ? { branch: commit.branch, commitSha: commit.sha } : {}),
-      ...(error ? { error } : {}),
-      ...(result.finalText ? { finalMessage: result.finalText } : {}),
-      notices: [model.scripted, commit?.leftOut].filter((n): n is string => !!n),
-      ...(commandNetwork ? { commandNetwork: commandNetwork() } : {}),
-      ...(result.tests ? { tests: result.tests } : {}),
-      next: {
-        surface: 'cli',
-        transcriptPath: transcript.path,
-        ...(commitError ? {} : { committed: commit !== undefined }),
-        ...(result.budget ? { budget: result.budget } : {}),
-        ...(result.failedRequest ? { failedRequest: result.failedRequest } : {}),
-        ...budgets,
-      },
+    ...(result.finalText ? { finalMessage: result.finalText } : {}),
+    notices: [model.scripted, commit?.leftOut].filter((n): n is string => !!n),
+    ...(commandNetwork ? { commandNetwork: commandNetwork() } : {}),
+    ...(result.tests ? { tests: result.tests } : {}),
+    next: {
+      surface: 'cli',
+      transcriptPath: transcript.path,
+      ...(commitError ? {} : { committed: commit !== undefined }),
+      ...(result.budget ? { budget: result.budget } : {}),
+      ...(result.failedRequest ? { failedRequest: result.failedRequest } : {}),
+      ...budgets,
     },
-    { redact },
-  );
-  io.stdout.write(summary);
+  };
+  const plan = localPlan({
+    id,
+    root: checkout.root,
+    startedFrom: { commit: checkout.head, branch: checkout.branch },
+    ...(commit ? { commit: { branch: commit.branch, sha: commit.sha } } : {}),
+    summary,
+    conclusion,
+    transcriptPath: transcript.path,
+    redact,
+  });
+  let ended: RunSummaryInput | undefined;
+  let summarised = false;
+  const host = cliHost({
+    plan,
+    transcript,
+    redact,
+    summaryLine: (end) => {
+      summarised = true;
+      recordSummary(transcript, {
+        conclusion: end.conclusion,
+        result,
+        durationMs: result.durationMs,
+        ...(end.error ? { error: end.error } : {}),
+        ...(commit
+          ? { branch: commit.branch, commitSha: commit.sha, own: { changedFiles: commit.files } }
+          : {}),
+      });
+    },
+    ended: (input) => (ended = input),
+    warn: (message) => io.stderr.write(`${message}\n`),
+  });
+  // the value applied, as it was applied: `patchloop inspect` shows it (as the action records its own)
+  transcript.event('delivery-plan', { plan });
+  let final: string;
+  try {
+    final = (await applyPlan(host, plan, undefined)).conclusion;
+  } catch (err) {
+    // the plan's schema refused it, before apply wrote anything: the run is a failure, said as such
+    final = conclusion === 'cancelled' ? conclusion : 'failure';
+    const why = `The run's delivery plan could not be applied: ${err instanceof Error ? err.message : String(err)}`;
+    if (!summarised)
+      recordSummary(transcript, { conclusion: final, result, durationMs: result.durationMs, error: why });
+    ended = { ...summary, conclusion: final, error: [summary.error, why].filter(Boolean).join(' ') };
+  }
+  if (ended) io.stdout.write(renderSummaryText(ended, { redact }));
   // The commit leaves the checkout on its branch; without one it is where it was (or on the continued one).
   const onBranch = commit?.branch ?? checkout.branch;
-  io.stdout.write(`${finalLine(conclusion, onBranch, useColour(io.stdout, io.env))}\n`);
-  return commitError ? 1 : (EXIT[conclusion] ?? 1);
+  io.stdout.write(`${finalLine(final, onBranch, useColour(io.stdout, io.env))}\n`);
+  return EXIT[final] ?? 1;
 }
 
 interface LocalCommit {

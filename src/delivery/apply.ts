@@ -80,15 +80,19 @@ export interface ApplyTranscript {
 }
 
 export interface ApplyHost {
-  github: GitHubClient;
-  owner: string;
-  repo: string;
+  /**
+   * The repository on GitHub the work may go to; absent for a host that writes nothing there (the
+   * CLI: its commit stays on the local branch). A plan applied with a target needs it.
+   */
+  github?: GitHubClient;
+  owner?: string;
+  repo?: string;
   /** the issue or PR the summary comment belongs on */
   issueNumber?: number;
-  /** this job's run, its page, the server and `owner/name`: what the summary links */
+  /** this job's run, its page, the server and `owner/name`: what the summary links (no page for a local run) */
   runId: string;
-  runUrl: string;
-  serverUrl: string;
+  runUrl?: string;
+  serverUrl?: string;
   repository: string;
   /** who asked, as this job knows it (the follow-up marker's requester) */
   requester?: string;
@@ -166,7 +170,9 @@ export async function applyPlan(h: ApplyHost, m: DeliveryPlan, c: ApplyTarget | 
   if (!comment && h.createComment && h.issueNumber !== undefined) {
     comment = await h
       .createComment(
-        `👀 **patchloop is delivering this run's work** — [follow the run](${h.runUrl})`,
+        h.runUrl
+          ? `👀 **patchloop is delivering this run's work** — [follow the run](${h.runUrl})`
+          : "👀 **patchloop is delivering this run's work**",
         marker(undefined),
       )
       .catch((err: Error) => {
@@ -197,12 +203,13 @@ export async function applyPlan(h: ApplyHost, m: DeliveryPlan, c: ApplyTarget | 
     // run's grace period is for the push and the summary).
     const pr = openedPr(out);
     if (out.push && !cancelled()) {
+      const gh = onGitHub(h);
       const t0 = performance.now();
       const missing = await notLanded(
         {
-          github: h.github,
-          owner: h.owner,
-          repo: h.repo,
+          github: gh.github,
+          owner: gh.owner,
+          repo: gh.repo,
           tipOf: (b) => c?.repo?.remoteBranchSha(b) ?? Promise.resolve(undefined),
         },
         {
@@ -218,6 +225,13 @@ export async function applyPlan(h: ApplyHost, m: DeliveryPlan, c: ApplyTarget | 
   }
   if (errors.length && (out.push || out.pr)) errors.push(whatWasWritten(out));
   return publish(h, m, summary, out, errors, { comment, commentWrite, marker });
+}
+
+/** The host's repository on GitHub; a host without one cannot push (thrown before any write). */
+function onGitHub(h: ApplyHost): { github: GitHubClient; owner: string; repo: string; serverUrl: string } {
+  if (!h.github || h.owner === undefined || h.repo === undefined || h.serverUrl === undefined)
+    throw new Error('this host has no repository on GitHub to push to; nothing was pushed');
+  return { github: h.github, owner: h.owner, repo: h.repo, serverUrl: h.serverUrl };
 }
 
 function openedPr(d: Delivery) {
@@ -281,6 +295,7 @@ function earlySummary(
 async function push(h: ApplyHost, m: DeliveryPlan, c: ApplyTarget, out: Delivery, marker: SessionMarker) {
   const { target } = c;
   const repo = c.repo!;
+  const gh = onGitHub(h);
   out.commit = { sha: m.headCommit!, files: [], leftOut: [] };
   const signal = h.deadlines.push();
   if (signal.aborted) {
@@ -305,10 +320,7 @@ async function push(h: ApplyHost, m: DeliveryPlan, c: ApplyTarget, out: Delivery
       message: '',
       baselineUntracked: [],
       push: true,
-      github: h.github,
-      owner: h.owner,
-      repo: h.repo,
-      serverUrl: h.serverUrl,
+      ...gh,
       draft: m.draft,
       prTitle: m.prTitle,
       prBody: () => body,

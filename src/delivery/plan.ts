@@ -4,6 +4,7 @@
 // compromised agent job writes this file: nothing here is trusted for where the work goes (the
 // deliver job derives the branch itself, target.ts), and every text is bounded.
 import { Ajv, type ErrorObject } from 'ajv';
+import type { RunSummaryInput } from '../report/summary.js';
 import type { DraftComment } from '../tools/add-review-comment.js';
 
 export const PLAN_SCHEMA_VERSION = 2;
@@ -329,4 +330,29 @@ export function fitSummary<T extends object>(summary: T): T {
       return { ...x, name: oneLine(x.name, 200), args: clip(x.args, 4096), output: clip(x.output, TEXT) };
     });
   return s as T;
+}
+
+/**
+ * The plan's summary, from the summary as the run knows it before any write: redacted as JSON text
+ * (every string in it), then fitted to the schema's bounds. The action's plan and the CLI's are
+ * made with it.
+ */
+export function planSummary(input: RunSummaryInput, redact: (text: string) => string): RunSummaryInput {
+  return fitSummary(JSON.parse(redact(JSON.stringify(input))) as RunSummaryInput);
+}
+
+/** The plan's outputs: the conclusion, the model, the turns and the usage of `summary`. */
+export function planOutputs(
+  summary: RunSummaryInput,
+  conclusion: DeliveryPlan['outputs']['conclusion'],
+  more: { transcriptPath?: string; artifactUrl?: string } = {},
+): DeliveryPlan['outputs'] {
+  return {
+    conclusion,
+    model: summary.models.join(','),
+    turns: summary.turns,
+    usage: { ...summary.usage } as unknown as Record<string, number>,
+    ...(more.transcriptPath !== undefined ? { transcriptPath: more.transcriptPath } : {}),
+    ...(more.artifactUrl !== undefined ? { artifactUrl: more.artifactUrl } : {}),
+  };
 }

@@ -14,6 +14,7 @@ import {
   shortArgs,
 } from './format.js';
 import type { CallView, RunView, TurnView } from './model.js';
+import { planSentence } from './run-facts.js';
 
 // `patchloop inspect`: the run as a terminal timeline, or as one JSON object for scripts.
 
@@ -59,6 +60,8 @@ function usageLine(u: Usage): string {
 }
 
 function eventFields(e: EventLine): string {
+  // the plan is a large value: its sentence, not its first characters
+  if (e.event === 'delivery-plan') return planSentence(e.plan);
   const parts: string[] = [];
   for (const [k, v] of Object.entries(e)) {
     if (k === 'type' || k === 'event' || k === 'timestamp') continue;

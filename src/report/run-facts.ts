@@ -185,6 +185,8 @@ export function describeEvent(e: EventLine): string {
       return `Pull request${num(f.number) !== undefined ? ` #${num(f.number)}` : ''}: ${str(f.kind) ?? ''}${str(f.url) ? ` ${str(f.url)}` : ''}${why ? ` (${why})` : ''}`;
     case 'comment':
       return `Tracking comment${str(f.url) ? ` ${str(f.url)}` : ''}`;
+    case 'delivery-plan':
+      return planSentence(f.plan);
     case 'continue':
       return f.reason === 'length'
         ? 'The reply was cut at the output limit; the model was asked to go on'
@@ -213,6 +215,21 @@ export function describeEvent(e: EventLine): string {
         .map(([k, v]) => `${k}=${cut(typeof v === 'string' ? oneLine(v) : safeJson(v), 200)}`)
         .join(' ');
   }
+}
+
+/** The delivery plan a run ended in (issue 37), as one sentence: its conclusion and its commit. */
+export function planSentence(value: unknown): string {
+  const plan = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
+  const outputs = (plan.outputs && typeof plan.outputs === 'object' ? plan.outputs : {}) as Record<
+    string,
+    unknown
+  >;
+  const head = str(plan.headCommit);
+  const commit = head
+    ? `commit ${head.slice(0, 12)} on ${str(plan.branch) ?? '?'}${str(plan.prBase) ? ` (from ${str(plan.prBase)})` : ''}`
+    : 'no commit';
+  const pr = plan.openPr === true ? ', a pull request to open' : '';
+  return `Delivery plan: ${str(outputs.conclusion) ?? '?'}, ${commit}${pr}`;
 }
 
 /** The most telling argument of a call, short: the path, pattern, command or test arguments. */
