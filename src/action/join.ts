@@ -3,21 +3,25 @@
 // allowed to trigger it to its agent as user messages; it says which it took in its tracking
 // comment's marker. A new run (joinRunningRun) that finds such a run working hands its request
 // over and ends, or waits for that run's loop to end and then continues its session as a follow-up:
-// never two agents on one branch.
+// never two agents on one branch. Two runs started at the same moment, neither seeing the other
+// at its start, settle it after posting their comments (yieldToEarlierRun): one yields.
 import * as core from './runner-commands.js';
 import type { PendingMessage } from '../agent/index.js';
 import { commentBody, MAX_JOINED_IDS, readSessionMarker, type SessionMarker } from '../github/comment.js';
-import { listIssueComments } from '../github/context.js';
+import { listIssueComments, type IssueComment } from '../github/context.js';
 import { workflowPathOf } from '../github/follow-up.js';
 import { tokenLogin } from '../github/identity.js';
 import {
+  earlierWorkingComments,
   findWorkingComment,
+  handedMarkerText,
   joinableRequest,
   lateRequests,
   markerTook,
   readRunState,
   readWorkingMarker,
   type LateRequest,
+  type WorkingComment,
 } from '../github/join.js';
 import { describeGitHubError } from '../github/octokit.js';
 import { checkPermission, type PermissionDecision } from '../github/permission.js';
@@ -46,6 +50,8 @@ const JOIN_POLL_MS = 5_000;
 /** A listing that takes longer is given up for this turn. */
 const LISTING_TIMEOUT_MS = 15_000;
 const REQUEST_CHARS = 20_000;
+/** The tie-break's listing starts this long before the trigger. */
+const SINCE_MARGIN_MS = 60_000;
 
 function envMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const v = Number(env[name]);
@@ -95,6 +101,7 @@ export class JoinWatch {
         trigger: { kind: t.kind, ...('id' in t ? { id: t.id } : {}), createdAt: t.createdAt },
         triggerPhrase: s.inputs.triggerPhrase,
         ownLogins: [ACTIONS_BOT_LOGIN, ...(s.comment.author ? [s.comment.author] : [])],
+        runId: s.runner.runId,
         signal: AbortSignal.timeout(LISTING_TIMEOUT_MS),
       });
     } catch (err) {
@@ -260,16 +267,46 @@ export async function joinRunningRun(s: RunState, signal: AbortSignal): Promise<
     }
   };
   if (working.marker.loop === undefined || !(await running())) return { kind: 'go' };
-  const joinable =
-    (t.kind === 'issue-comment' || t.kind === 'review-comment') &&
-    joinableRequest(t.body, inputs.triggerPhrase);
+  const joinable = joinableTrigger(s);
   core.info(
     `patchloop: ${runUrl} is working on this; ${joinable ? 'handing the request to it' : 'waiting for it to finish before this run starts'}.`,
   );
+  return waitForRun(s, { working, runUrl, joinable, running, handed }, signal);
+}
+
+/** Whether this run's request may join a running session (an ordinary request in a comment). */
+export function joinableTrigger(s: RunState): boolean {
+  const t = s.task.trigger;
+  return (
+    (t.kind === 'issue-comment' || t.kind === 'review-comment') &&
+    joinableRequest(t.body, s.inputs.triggerPhrase)
+  );
+}
+
+/**
+ * Waits (bounded) until the working run took this run's request, or its loop ended without it
+ * (this run then goes on, continuing its session), or it stopped running. At the end of the
+ * wait, a joinable request is counted as handed over, anything else as not started (busy).
+ */
+async function waitForRun(
+  s: RunState,
+  o: {
+    working: WorkingComment;
+    runUrl: string;
+    joinable: boolean;
+    running: () => Promise<boolean>;
+    handed: (unconfirmed?: boolean) => Promise<JoinOutcome>;
+  },
+  signal: AbortSignal,
+): Promise<JoinOutcome> {
+  const { task } = s;
+  const t = task.trigger;
+  const trigger = { kind: t.kind, ...('id' in t ? { id: t.id } : {}) };
+  const where = { owner: task.owner, repo: task.repo };
   const wait = envMs(s.env, 'PATCHLOOP_JOIN_WAIT_MS', JOIN_WAIT_MS);
   const poll = envMs(s.env, 'PATCHLOOP_JOIN_POLL_MS', JOIN_POLL_MS);
   const deadline = Date.now() + wait;
-  let phase = working.marker.loop;
+  let phase = o.working.marker.loop;
   while (Date.now() < deadline) {
     try {
       await untilAborted(sleep(Math.min(poll, Math.max(0, deadline - Date.now()))), signal);
@@ -278,22 +315,114 @@ export async function joinRunningRun(s: RunState, signal: AbortSignal): Promise<
     }
     let marker: SessionMarker | undefined;
     try {
-      marker = await readWorkingMarker(s.github, { ...where, commentId: working.id });
+      marker = await readWorkingMarker(s.github, { ...where, commentId: o.working.id });
     } catch (err) {
       core.info(`patchloop: the running run's comment could not be read (${(err as Error).message}).`);
       continue;
     }
     if (!marker) return refreshed(s, 'go');
-    if (trigger.id !== undefined && markerTook(marker, trigger.kind, trigger.id)) return handed();
+    if (trigger.id !== undefined && markerTook(marker, trigger.kind, trigger.id)) return o.handed();
     // its final summary: its loop ended without this request, whose run now continues the session
     if (marker.loop === undefined) return refreshed(s, 'go');
     phase = marker.loop;
-    if (!(await running())) return refreshed(s, 'go');
+    if (!(await o.running())) return refreshed(s, 'go');
   }
   // Its agent finished: nothing runs beside this one (its delivery is still going).
   if (phase === 'done') return refreshed(s, 'go');
+  if (o.joinable) return o.handed(true);
+  return busy(s, { runUrl: o.runUrl, minutes: Math.round(wait / 60_000) });
+}
+
+/**
+ * The tie-break of two runs started at nearly the same moment (CONTRACT §13; the order is
+ * github/join.ts earlierWorkingComments'): neither saw the other working when it listed the
+ * comments at start, so each posted a tracking comment. Now, after its post and before any model
+ * request, this run lists them again; when a run whose tracking comment came first is working
+ * here and still running, this run yields to it:
+ * - an ordinary request (joinableRequest) is handed over at once: the tracking comment becomes the
+ *   hand-over note, whose hidden marker names the request for the winner (its JoinWatch takes it
+ *   at its next turn, as any late request, after the same permission check); no model request,
+ *   conclusion `skipped`;
+ * - anything else (a plan, an approval, a review word, a label…) cannot join a running session:
+ *   as in joinRunningRun, the run waits (bounded) for the winner's loop to end and then goes on
+ *   (continuing its session as a follow-up), or ends saying the other run is still working. Its
+ *   main.ts awaits this before preparing the workspace, so that going on after the wait finds the
+ *   winner's session (a joinable request is checked beside the preparation instead).
+ * A listing or identity that cannot be read lets the run go on, as joinRunningRun does.
+ */
+export async function yieldToEarlierRun(s: RunState, signal: AbortSignal): Promise<JoinOutcome> {
+  const own = s.comment;
+  const { task } = s;
+  if (!own?.author || own.marker?.loop !== 'working' || task.number === undefined) return { kind: 'go' };
+  // A run's comment this run did not see at its first listing was posted after it, so after this
+  // run's trigger: the listing starts there (a minute earlier, for a trigger time of the
+  // runner's clock), and reads one page on a long thread.
+  const from = Date.parse(task.trigger.createdAt);
+  const since = Number.isFinite(from) ? new Date(from - SINCE_MARGIN_MS).toISOString() : undefined;
+  let listed: readonly IssueComment[];
+  try {
+    listed = await s.github.paginate(s.github.rest.issues.listComments, {
+      owner: task.owner,
+      repo: task.repo,
+      issue_number: task.number,
+      per_page: 100,
+      ...(since ? { since } : {}),
+      request: { signal: AbortSignal.any([signal, AbortSignal.timeout(LISTING_TIMEOUT_MS)]) },
+    });
+  } catch (err) {
+    core.info(
+      `patchloop: the comments could not be listed again (${describeGitHubError(err, 'read-issue', 'Listing the comments')}); going on.`,
+    );
+    return { kind: 'go' };
+  }
+  const earlier = earlierWorkingComments(listed, {
+    botLogin: own.author,
+    ownRunId: s.runner.runId,
+    ownCommentId: own.id,
+  });
+  if (earlier.length === 0) return { kind: 'go' };
+  const where = { owner: task.owner, repo: task.repo };
+  const workflowPath = workflowPathOf(s.env.GITHUB_WORKFLOW_REF, s.runner.repository);
+  const runningOf = (runId: string) => async (): Promise<boolean> => {
+    try {
+      const state = await readRunState(s.github, { ...where, runId, workflowPath });
+      if (!state.running) core.info(`patchloop: the run that worked here is not running (${state.why}).`);
+      return state.running;
+    } catch (err) {
+      core.info(`patchloop: run ${runId} could not be read (${(err as Error).message}).`);
+      return true; // not known to have ended: it posted its comment moments ago
+    }
+  };
+  // the first that still runs: every run that yields here yields to the same one
+  let working: WorkingComment | undefined;
+  for (const w of earlier) {
+    if (await runningOf(w.marker.runId)()) {
+      working = w;
+      break;
+    }
+  }
+  if (!working) return { kind: 'go' };
+  const runUrl = `${s.runner.serverUrl}/${task.owner}/${task.repo}/actions/runs/${working.marker.runId}`;
+  const joinable = joinableTrigger(s);
+  core.info(
+    `patchloop: ${runUrl} started on this at the same moment and posted its comment first; ${joinable ? 'handing the request to it' : 'waiting for it to finish before this run starts'}.`,
+  );
+  const t = task.trigger;
+  const handed = (unconfirmed = false) => {
+    if (joinable && (t.kind === 'issue-comment' || t.kind === 'review-comment'))
+      own.extras = {
+        ...own.extras,
+        hidden: handedMarkerText({ runId: s.runner.runId, to: working.marker.runId, kind: t.kind, id: t.id }),
+      };
+    return handOver(s, { runUrl, commentUrl: working.url }, unconfirmed);
+  };
+  // The winner reads the request at its next turn: the note says so rather than waiting for it.
   if (joinable) return handed(true);
-  return busy(s, { runUrl, minutes: Math.round(wait / 60_000) });
+  return waitForRun(
+    s,
+    { working, runUrl, joinable, running: runningOf(working.marker.runId), handed },
+    signal,
+  );
 }
 
 function sleep(ms: number): Promise<void> {
@@ -334,7 +463,13 @@ function busy(s: RunState, o: { runUrl: string; minutes: number }): Promise<Join
 
 async function endWith(s: RunState, text: string): Promise<JoinOutcome> {
   let commentUrl: string | undefined;
-  if (s.task.number !== undefined) {
+  const own = s.comment;
+  if (own) {
+    // This run's own tracking comment (the tie-break) becomes the note: without its session
+    // marker, no later run takes it for a session to continue or a run to join.
+    own.marker = undefined;
+    if (await own.finish(text)) commentUrl = own.url;
+  } else if (s.task.number !== undefined) {
     try {
       const { data } = await s.github.rest.issues.createComment({
         owner: s.task.owner,

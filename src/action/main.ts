@@ -12,7 +12,14 @@ import { untilAborted, watchEnding, type Ending } from './ending.js';
 import { createComment, finish } from './publish.js';
 import { prepareWorkspace, startUp, type PreparedWork } from './start-up.js';
 import { mark, type RunState } from './state.js';
-import { joinRunningRun, markLoopDone } from './join.js';
+import {
+  joinableTrigger,
+  joinRunningRun,
+  markLoopDone,
+  takesJoins,
+  yieldToEarlierRun,
+  type JoinOutcome,
+} from './join.js';
 import { setRunOutputs } from './outputs.js';
 import { runDeliverStage } from './stage-deliver.js';
 import { configureTimings, finalAnswer, sinceFinalAnswer, timed } from './timings.js';
@@ -97,6 +104,31 @@ async function runPhases(s: RunState, ending: Ending, undo: () => Promise<void>)
   }
   // Acknowledge first: the comment exists before the first model request.
   const commentReady = createComment(s);
+  // The tie-break (§13, join.ts yieldToEarlierRun): a run started at the same moment as another,
+  // each unseen by the other's first listing, yields to the one whose comment came first. A
+  // request that cannot join waits for that run before the workspace is prepared.
+  const raced = commentReady
+    .then(() => yieldToEarlierRun(s, signal))
+    .catch((err: Error): JoinOutcome => {
+      core.info(`patchloop: the runs working here could not be compared (${err.message}); going on.`);
+      return { kind: 'go' };
+    });
+  const yielded = async (r: JoinOutcome): Promise<number | undefined> => {
+    if (r.kind === 'ended') return r.code;
+    if (r.kind !== 'cancelled') return undefined;
+    // cancelled while waiting for the other run: its comment no longer says it works
+    if (s.comment) {
+      s.comment.marker = undefined;
+      await s.comment.finish('patchloop was cancelled before the run began.');
+    }
+    setRunOutputs({ conclusion: 'cancelled' });
+    core.setFailed('patchloop: cancelled before the run began.');
+    return 1;
+  };
+  if (takesJoins(s) && !joinableTrigger(s)) {
+    const code = await yielded(await raced);
+    if (code !== undefined) return code;
+  }
   // stage: agent writes nothing but the tracking comment (its token may be read-only)
   const ack =
     s.inputs.dryRun || s.inputs.stage === 'agent'
@@ -112,6 +144,11 @@ async function runPhases(s: RunState, ending: Ending, undo: () => Promise<void>)
   }
   await commentReady;
   mark('comment posted');
+  {
+    // (what the preparation changed is undone as on any ending: runSession's undo)
+    const code = await yielded(await raced);
+    if (code !== undefined) return code;
+  }
   s.outcome.plan = work.plan;
 
   let provider: Provider;

@@ -1,7 +1,10 @@
 // Joining (CONTRACT §13): a trigger on an issue or PR while a run of the same workflow works on it
 // does not start a second agent. The running run reads the late requests at its next turn
-// (lateRequests); the new run finds the running one (findWorkingRun) and waits until it took the
-// request, or finished its loop without it (readWorkingMarker, readRunState).
+// (lateRequests); the new run finds the running one (findWorkingComment) and waits until it took
+// the request, or finished its loop without it (readWorkingMarker, readRunState). Two runs started
+// at the same moment, each unseen by the other, are told apart once both posted their comments
+// (earlierWorkingComments): the one that yields names its request in a hand-over marker
+// (handedMarkerText), which the other's lateRequests reads.
 import { readSessionMarker, type SessionMarker } from './comment.js';
 import type { IssueComment } from './context.js';
 import { requestWord } from './event.js';
@@ -30,6 +33,12 @@ export interface LateRequestQuery {
   triggerPhrase: string;
   /** the logins whose comments are the run's own (its comment's author, the Actions bot) */
   ownLogins: readonly string[];
+  /**
+   * The running run's id: the requests of runs that yielded to it in a tie-break
+   * (earlierWorkingComments), named by a hand-over marker on a comment of `ownLogins`, count too,
+   * even when they were written before its trigger.
+   */
+  runId?: string;
   signal?: AbortSignal;
 }
 
@@ -83,27 +92,96 @@ export async function lateRequests(github: GitHubClient, q: LateRequestQuery): P
         })
         .then((items) => ({ kind: 'review-comment' as const, items: items as RawComment[] })),
     );
-  const from = Date.parse(since);
   const out: LateRequest[] = [];
+  const handed: HandedMarker[] = [];
+  const listed = new Map<string, RawComment>();
+  const considered = new Set<string>();
+  const take = (kind: LateRequest['kind'], c: RawComment) => {
+    const login = c.user?.login;
+    if (!login || isOwnText(c.body, login, q.ownLogins)) return;
+    const body = c.body ?? '';
+    if (!joinableRequest(body, q.triggerPhrase)) return;
+    out.push({
+      kind,
+      id: c.id,
+      author: { login, type: c.user?.type ?? 'User', ...(c.user?.id ? { id: c.user.id } : {}) },
+      body,
+      createdAt: c.created_at,
+      ...(c.html_url ? { url: c.html_url } : {}),
+    });
+  };
   for (const { kind, items } of await Promise.all(lists)) {
     for (const c of items) {
-      if (kind === q.trigger.kind && q.trigger.id !== undefined && c.id <= q.trigger.id) continue;
-      if (!(Date.parse(c.created_at) >= from)) continue;
-      const login = c.user?.login;
-      if (!login || isOwnText(c.body, login, q.ownLogins)) continue;
-      const body = c.body ?? '';
-      if (!joinableRequest(body, q.triggerPhrase)) continue;
-      out.push({
-        kind,
-        id: c.id,
-        author: { login, type: c.user?.type ?? 'User', ...(c.user?.id ? { id: c.user.id } : {}) },
-        body,
-        createdAt: c.created_at,
-        ...(c.html_url ? { url: c.html_url } : {}),
-      });
+      listed.set(`${kind}:${c.id}`, c);
+      if (q.runId !== undefined && kind === 'issue-comment' && ownLogin(c.user?.login, q.ownLogins)) {
+        const m = readHandedMarker(c.body);
+        if (m && m.to === q.runId) handed.push(m);
+      }
+      if (!writtenAfter({ kind, id: c.id, createdAt: c.created_at }, q.trigger)) continue;
+      considered.add(`${kind}:${c.id}`);
+      take(kind, c);
+    }
+  }
+  // A request handed over by a run that yielded to this one, which may have been written before
+  // this run's trigger (even in the same second): taken from the listing, or read by its id when
+  // the listing (since this run's trigger) did not hold it. Its author's permission is checked
+  // as any's.
+  for (const m of handed) {
+    const key = `${m.kind}:${m.id}`;
+    if (considered.has(key) || (m.kind === q.trigger.kind && m.id === q.trigger.id)) continue;
+    considered.add(key);
+    const known = listed.get(key);
+    if (known) {
+      take(m.kind, known);
+      continue;
+    }
+    if (m.kind === 'review-comment' && !q.isPullRequest) continue;
+    try {
+      const { data } =
+        m.kind === 'issue-comment'
+          ? await github.rest.issues.getComment({
+              owner: q.owner,
+              repo: q.repo,
+              comment_id: m.id,
+              ...request,
+            })
+          : await github.rest.pulls.getReviewComment({
+              owner: q.owner,
+              repo: q.repo,
+              comment_id: m.id,
+              ...request,
+            });
+      const c = data as RawComment & { issue_url?: string; pull_request_url?: string };
+      // only a comment of this issue or PR
+      const home = m.kind === 'issue-comment' ? c.issue_url : c.pull_request_url;
+      if (!home?.endsWith(`/${m.kind === 'issue-comment' ? 'issues' : 'pulls'}/${q.number}`)) continue;
+      take(m.kind, c);
+    } catch (err) {
+      if (statusOf(err) !== 404) throw err;
     }
   }
   return out.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id);
+}
+
+function ownLogin(login: string | undefined, ownLogins: readonly string[]): boolean {
+  return login !== undefined && ownLogins.some((o) => o.toLowerCase() === login.toLowerCase());
+}
+
+/**
+ * Whether a comment was written after the trigger: later by its creation time, or of the same
+ * second and (of the same kind) a later id. GitHub's times have whole seconds, so two requests
+ * of one second are told apart by their ids; ids of the two kinds are not comparable, so a
+ * comment of the other kind of the same second counts as after.
+ */
+export function writtenAfter(
+  c: { kind: string; id: number; createdAt: string },
+  trigger: { kind: string; id?: number; createdAt: string },
+): boolean {
+  const at = Date.parse(c.createdAt);
+  const from = Date.parse(trigger.createdAt);
+  if (!(at >= from)) return false;
+  if (at > from || c.kind !== trigger.kind || trigger.id === undefined) return true;
+  return c.id > trigger.id;
 }
 
 /** Whether a marker says the run took the comment `id` of `kind`. */
@@ -186,4 +264,82 @@ export async function readRunState(
   if (path !== o.workflowPath) return { running: false, why: `run ${o.runId} is a run of another workflow` };
   if (run.status === 'completed') return { running: false, why: `run ${o.runId} has completed` };
   return { running: true, url: run.html_url };
+}
+
+/**
+ * The tie-break of runs that started at nearly the same moment (CONTRACT §13): each lists the
+ * comments before either posted its tracking comment, so neither found the other working. Once
+ * its own tracking comment is posted, a run lists them again; of the runs working here, the one
+ * whose tracking comment came first (the lowest id) goes on, every other one yields to it.
+ *
+ * Why the tracking comment and not the trigger: each run lists after its own post, so the run
+ * that posted second always sees the one that posted first, whatever the order of the listings
+ * (its own comment, with the higher id, did not exist yet when the first one was made); by the
+ * triggers' order, a run with the earlier trigger that posted second would see a later trigger
+ * only, not knowing whether that run saw its own comment, and both would go on. The winner's
+ * trigger may then be the later one: the loser names its request in a hand-over marker, and the
+ * winner's lateRequests takes it from there (`runId`).
+ *
+ * Returns the working comments of other runs posted before `ownCommentId`, in the order they were
+ * posted (the first still running is the one to yield to); empty when this run goes on.
+ */
+export function earlierWorkingComments(
+  comments: readonly {
+    id: number;
+    html_url: string;
+    body?: string | null;
+    user?: { login?: string } | null;
+  }[],
+  o: { botLogin: string; ownRunId: string; ownCommentId: number },
+): WorkingComment[] {
+  const out: WorkingComment[] = [];
+  for (const c of comments) {
+    if (c.user?.login !== o.botLogin || !precedes(c.id, o.ownCommentId)) continue;
+    const marker = readSessionMarker(c.body);
+    // never itself (nor an earlier attempt of its own run), never a run whose loop ended
+    if (!marker || marker.runId === o.ownRunId || marker.loop !== 'working') continue;
+    out.push({ id: c.id, url: c.html_url, marker });
+  }
+  return out.sort((a, b) => a.id - b.id);
+}
+
+/** The tie-break's order: the tracking comment posted first (the lower id) goes first. */
+export function precedes(a: number, b: number): boolean {
+  return a < b;
+}
+
+/** What a run that yielded says in its hand-over note: which run took which request. */
+export interface HandedMarker {
+  /** the run that yielded */
+  runId: string;
+  /** the run that takes its request */
+  to: string;
+  kind: LateRequest['kind'];
+  id: number;
+}
+
+const HANDED_MARKER = /<!-- patchloop:handed ([A-Za-z0-9_-]{1,400}) -->/;
+const HANDED_TRAILER = new RegExp(`\n${HANDED_MARKER.source}$`);
+
+export function handedMarkerText(m: HandedMarker): string {
+  const { runId, to, kind, id } = m;
+  return `<!-- patchloop:handed ${Buffer.from(JSON.stringify({ runId, to, kind, id }), 'utf8').toString('base64url')} -->`;
+}
+
+/** The hand-over marker a body ends with (patchloop's own hidden line, after the tracking marker). */
+export function readHandedMarker(body: string | null | undefined): HandedMarker | undefined {
+  const match = body ? HANDED_TRAILER.exec(`\n${body.replace(/\r\n?/g, '\n').trimEnd()}`) : null;
+  if (!match) return undefined;
+  let v: unknown;
+  try {
+    v = JSON.parse(Buffer.from(match[1]!, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const { runId, to, kind, id } = v as Record<string, unknown>;
+  const run = (x: unknown): x is string => typeof x === 'string' && /^\d{1,20}$/.test(x);
+  if (!run(runId) || !run(to) || (kind !== 'issue-comment' && kind !== 'review-comment')) return undefined;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) return undefined;
+  return { runId, to, kind, id };
 }

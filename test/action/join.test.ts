@@ -323,6 +323,185 @@ describe('a trigger while a run works on the issue', () => {
   }, 200_000);
 });
 
+describe('two triggers at the same moment (the tie-break)', () => {
+  // Both comments are there before either run starts; both runs list the comments before either
+  // tracking comment is posted (the fake holds the posts), so neither finds the other working.
+  // Which run posts first is forced: `first` names it. The one that posted first goes on; the
+  // other yields its request to it, whether or not the first run's second listing saw it.
+  it.each([
+    { first: 'bob' as const, bothSee: false, why: 'the later trigger posts first' },
+    { first: 'alice' as const, bothSee: false, why: 'the earlier trigger posts first' },
+    { first: 'bob' as const, bothSee: true, why: 'each sees the other’s comment' },
+  ])(
+    'starts exactly one agent, which reads the other request at its next turn ($why)',
+    async ({ first, bothSee }) => {
+      const issue = gh.addIssue({ title: TITLE, body: 'div(1, 0) should be 0' });
+      const asked = {
+        alice: gh.addComment(issue.number, { body: '/patchloop please fix this ALICE_7e1', author: 'alice' }),
+        bob: gh.addComment(issue.number, {
+          body: '/patchloop also handle NaN divisors BOB_7e2',
+          author: 'bob',
+        }),
+      };
+      const runIds = { alice: 7401, bob: 7402 };
+      const second = first === 'alice' ? 'bob' : 'alice';
+      const listings = () => gh.requestsTo('GET', new RegExp(`/issues/${issue.number}/comments$`)).length;
+      const postedBy = (who: 'alice' | 'bob') => (req: { body: unknown }) =>
+        JSON.stringify(req.body).includes(`/actions/runs/${runIds[who]})`);
+      // the first poster waits for both first listings; the second for the first's comment
+      let listedAfterBoth = false;
+      const posted = (who: 'alice' | 'bob') => () =>
+        botComments(issue.number).some((c) => c.body.includes(`/actions/runs/${runIds[who]})`));
+      gh.hold(
+        'POST',
+        /\/issues\/\d+\/comments$/,
+        async () => {
+          await until('both runs to list the comments', () => listings() >= 2);
+          // bothSee: the first poster's second listing waits for the other's comment too
+          if (bothSee)
+            gh.hold(
+              'GET',
+              /\/issues\/\d+\/comments$/,
+              async () => {
+                await until('the second tracking comment', posted(second));
+                listedAfterBoth = true;
+              },
+              (req) => req.query.has('since'),
+            );
+        },
+        postedBy(first),
+      );
+      gh.hold(
+        'POST',
+        /\/issues\/\d+\/comments$/,
+        () => until('the first tracking comment', posted(first)),
+        postedBy(second),
+      );
+      const handedOver = () => botComments(issue.number).some((c) => c.body.includes('Handed to the run'));
+      // either agent, should it start, reads its first turn once the other run has handed over
+      // (never, without the tie-break: it then goes on after a while, and the test fails below)
+      const script: Script = async (_req, i) => {
+        if (i === 0) await until('the hand-over', handedOver, 20_000).catch(() => undefined);
+        return [READ, EDIT, DONE][i] ?? DONE;
+      };
+      const [a, b] = await Promise.all([
+        job({ runId: runIds.alice, issue, trigger: asked.alice, workspace: repo.work, script }),
+        job({ runId: runIds.bob, issue, trigger: asked.bob, workspace: repo.clone('second'), script }),
+      ]);
+      // the race as set: both first listings before any post
+      const commentsPath = new RegExp(`/issues/${issue.number}/comments$`);
+      const log = gh.requests.filter((r) => commentsPath.test(r.path) && !r.query.has('since'));
+      const posts = log.flatMap((r, i) => (r.method === 'POST' ? [i] : []));
+      expect(posts.length).toBe(2);
+      expect(log.slice(0, posts[0]).filter((r) => r.method === 'GET')).toHaveLength(2);
+      const runs = { alice: a, bob: b };
+      const winner = runs[first];
+      const loser = runs[second];
+      // Exactly one agent: the loser asked no model.
+      expect(winner.model.requests.length).toBeGreaterThan(0);
+      expect(loser.model.requests).toHaveLength(0);
+      expect(a.r.code, a.r.stderr.slice(-3000)).toBe(0);
+      expect(b.r.code, b.r.stderr.slice(-3000)).toBe(0);
+      expect(loser.r.outputs.conclusion).toBe('skipped');
+      expect(winner.r.outputs).toMatchObject({ conclusion: 'success', 'pr-number': '2' });
+
+      // The loser's tracking comment became the hand-over note (no session marker: no later run
+      // continues or joins it), and is its comment-url.
+      const notes = botComments(issue.number).filter((c) => c.body.includes('Handed to the run'));
+      expect(notes).toHaveLength(1);
+      expect(notes[0]!.body).toContain(
+        `Handed to the run already working on this: https://github.com/octo/demo/actions/runs/${runIds[first]}`,
+      );
+      expect(readSessionMarker(notes[0]!.body)).toBeUndefined();
+      expect(loser.r.outputs['comment-url']).toBe(notes[0]!.html_url);
+      // two bot comments: the winner's summary and the note (once the loser's tracking comment)
+      expect(botComments(issue.number)).toHaveLength(2);
+      expect(botComments(issue.number).indexOf(notes[0]!)).toBe(1);
+
+      // The winner's model got the loser's request as a user message from its author.
+      const wire = winner.model.requests.map((r) => JSON.stringify(messagesOf(r)));
+      const at = wire.findIndex((w) => w.includes(`@${second} (while you were working)`));
+      expect(at).toBeGreaterThanOrEqual(0);
+      expect(wire[at]).toContain(
+        second === 'alice' ? 'please fix this ALICE_7e1' : 'also handle NaN divisors BOB_7e2',
+      );
+      expect(lastMessage(winner.model.requests[at])).toContain(`@${second} (while you were working)`);
+      // recorded: the transcript's event, the summary's marker, a permission check of its author
+      expect(winner.transcript!.events.filter((e) => e.event === 'joined')).toEqual([
+        expect.objectContaining({ commentId: asked[second].id, author: second, source: 'issue-comment' }),
+      ]);
+      const summary = botComments(issue.number)[0]!;
+      expect(readSessionMarker(summary.body)).toMatchObject({
+        runId: String(runIds[first]),
+        joined: [asked[second].id],
+      });
+      const checks = gh.requestsTo('GET', new RegExp(`/collaborators/${second}/permission$`));
+      expect(checks.length).toBeGreaterThan(0);
+      // (bothSee: the first poster's second listing waited for the other's post)
+      expect(listedAfterBoth).toBe(bothSee);
+    },
+    200_000,
+  );
+});
+
+describe('two triggers at the same moment, one that cannot join (the tie-break)', () => {
+  it('the one that posted second waits for the other’s agent, then continues its session', async () => {
+    const issue = gh.addIssue({ title: TITLE, body: 'div(1, 0) should be 0' });
+    const fix = gh.addComment(issue.number, { body: '/patchloop please fix this', author: 'alice' });
+    const plan = gh.addComment(issue.number, { body: '/patchloop plan NaN divisors too', author: 'bob' });
+    const listings = () => gh.requestsTo('GET', new RegExp(`/issues/${issue.number}/comments$`)).length;
+    const ofRun = (id: number) => (req: { body: unknown }) =>
+      JSON.stringify(req.body).includes(`/actions/runs/${id})`);
+    // both first listings before any post; alice's run posts first
+    gh.hold(
+      'POST',
+      /\/issues\/\d+\/comments$/,
+      () => until('both listings', () => listings() >= 2),
+      ofRun(7411),
+    );
+    gh.hold(
+      'POST',
+      /\/issues\/\d+\/comments$/,
+      () => until('the first comment', () => botComments(issue.number).length >= 1),
+      ofRun(7412),
+    );
+    const asked: { run: string; at: number }[] = [];
+    const [one, two] = await Promise.all([
+      job({
+        runId: 7411,
+        issue,
+        trigger: fix,
+        workspace: repo.work,
+        script: (_req, i) => (asked.push({ run: 'fix', at: Date.now() }), [READ, EDIT, DONE][i]!),
+      }),
+      job({
+        runId: 7412,
+        issue,
+        trigger: plan,
+        workspace: repo.clone('second'),
+        script: () => (
+          asked.push({ run: 'plan', at: Date.now() }),
+          { text: 'Plan: treat a NaN divisor as zero too.', usage: { input: 900, output: 20 } }
+        ),
+      }),
+    ]);
+    expect(one.r.code, one.r.stderr.slice(-3000)).toBe(0);
+    expect(two.r.code, two.r.stderr.slice(-3000)).toBe(0);
+    // never two agents at once: the plan's model was asked only after the fix's last turn
+    expect(asked.map((a) => a.run)).toEqual(['fix', 'fix', 'fix', 'plan']);
+    expect(one.r.outputs.conclusion).toBe('success');
+    expect(two.r.outputs.conclusion).toBe('planned');
+    // it went on as a follow-up of the run it waited for, with its own tracking comment
+    expect(two.transcript!.session!.continues).toEqual({
+      runId: '7411',
+      sessionId: one.transcript!.session!.id,
+    });
+    expect(botComments(issue.number)).toHaveLength(2);
+    expect(botComments(issue.number).filter((c) => c.body.includes('Handed to the run'))).toEqual([]);
+    for (const req of one.model.requests) expect(JSON.stringify(req.body)).not.toContain('NaN divisors too');
+  }, 200_000);
+});
+
 describe('a re-run of a workflow run', () => {
   it('continues its earlier attempt’s session on the same branch, without repeating the request', async () => {
     const issue = gh.addIssue({ title: TITLE, body: 'div(1, 0) should be 0' });

@@ -148,6 +148,12 @@ export interface Fault {
 
 type Handler = (req: ParsedRequest) => Reply | Promise<Reply>;
 
+/** What a hold's `match` sees of a request. */
+export interface HeldRequest {
+  query: URLSearchParams;
+  body: unknown;
+}
+
 export interface ParsedRequest {
   method: string;
   path: string;
@@ -267,7 +273,12 @@ export class FakeGitHub {
   private readonly checkRequests: boolean;
   private readonly faults: Fault[] = [];
   private readonly overrides: { method: string; path: RegExp; handler: Handler }[] = [];
-  private readonly holds: { method: string; path: RegExp; before: () => Promise<void> }[] = [];
+  private readonly holds: {
+    method: string;
+    path: RegExp;
+    before: () => Promise<void>;
+    match?: (req: HeldRequest) => boolean;
+  }[] = [];
   private readonly tokens: Record<string, FakeUser>;
   private readonly readOnlyTokens = new Map<string, RegExp[]>();
   /** Writes refused to a read-only token (see readOnlyToken). */
@@ -659,10 +670,16 @@ export class FakeGitHub {
 
   /**
    * The next request matching `method` and `path` waits for `before` (a test acting on GitHub at
-   * that very moment of a run), then is answered as usual.
+   * that very moment of a run), then is answered as usual. With `match`, only a request it
+   * accepts (by its query or body: which run sent it) is held.
    */
-  hold(method: string, path: RegExp, before: () => Promise<void>): void {
-    this.holds.push({ method, path, before });
+  hold(
+    method: string,
+    path: RegExp,
+    before: () => Promise<void>,
+    match?: (req: HeldRequest) => boolean,
+  ): void {
+    this.holds.push({ method, path, before, ...(match ? { match } : {}) });
   }
 
   /** Replaces the answer of a route with a handler of the test's own. */
@@ -764,7 +781,10 @@ export class FakeGitHub {
       return send(text === undefined ? notFound() : { status: 200, body: text });
     }
 
-    const held = this.holds.findIndex((h) => h.method === method && h.path.test(path));
+    const held = this.holds.findIndex(
+      (h) =>
+        h.method === method && h.path.test(path) && (!h.match || h.match({ query: url.searchParams, body })),
+    );
     if (held !== -1) await this.holds.splice(held, 1)[0]!.before();
 
     const fault = this.faults.find(
