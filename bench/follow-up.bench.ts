@@ -25,8 +25,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { bundle } from '../scripts/bundle.mjs';
-import { readZip } from '../src/github/artifact-download.js';
-import { TRANSCRIPT_JSONL } from '../src/github/artifact.js';
+import { readZip } from '../src/github/follow-up/artifact-download.js';
+import { TRANSCRIPT_JSONL } from '../src/github/delivery/artifact.js';
 import { readSessionMarker, type SessionMarker } from '../src/github/comment.js';
 import { parseTranscript } from '../src/protocol/transcript.js';
 import { startAnthropicServer, type AnthropicTurn } from '../test/fakes/anthropic-server.js';

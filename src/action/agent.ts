@@ -3,8 +3,8 @@
 // the loop itself, continuing the earlier session when following up.
 import * as core from './runner-commands.js';
 import { buildSystemPrompt, loadAgentsMd, type AgentEvent, type AgentResult } from '../agent/index.js';
-import { chooseAgentsMd } from '../github/agents-md.js';
-import { renderTaskMessage } from '../github/context-render.js';
+import { chooseAgentsMd } from '../github/context/agents-md.js';
+import { renderTaskMessage } from '../github/context/context-render.js';
 import { frameUntrusted } from '../github/sanitize.js';
 import { TranscriptWriter } from '../protocol/transcript.js';
 import type { UserMessage } from '../protocol/types.js';

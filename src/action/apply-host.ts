@@ -3,7 +3,7 @@
 // how a drafted review is posted. One host for every stage; each stage says what it adds.
 import type { ApplyHost, ApplyTranscript, TranscriptEnd } from '../delivery/apply.js';
 import type { DeliveryPlan } from '../delivery/plan.js';
-import { chooseArtifactUploader, transcriptArtifactName } from '../github/artifact.js';
+import { chooseArtifactUploader, transcriptArtifactName } from '../github/delivery/artifact.js';
 import { TrackingComment, type SessionMarker } from '../github/comment.js';
 import { GRACE, type Ending } from './ending.js';
 import { setRunOutputs } from './outputs.js';

@@ -2,9 +2,9 @@
 // transcript, and the run's conclusion so far from the agent's and the commit's; the push, the PR
 // and the review are the delivery plan's, applied at the end (publish.ts, delivery/apply.ts).
 import type { AgentResult } from '../agent/index.js';
-import { commitMessage } from '../github/commit-message.js';
-import { deliverWork } from '../github/delivery.js';
-import { proposalFields } from '../github/pr.js';
+import { commitMessage } from '../github/delivery/commit-message.js';
+import { deliverWork } from '../github/delivery/delivery.js';
+import { proposalFields } from '../github/delivery/pr.js';
 import type { Provider } from '../providers/types.js';
 import { GRACE, untilAborted, type Ending } from './ending.js';
 import { reviewPhase } from './review.js';

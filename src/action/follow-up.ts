@@ -4,8 +4,8 @@
 // the fork's head moved since the earlier run, the head pinned at the request (never whatever the
 // fork holds now) is merged into that branch first, and only a merge that conflicts sends the
 // work to a branch of its own from the pinned head, as on a first run.
-import type { Task } from '../github/task.js';
-import { prepareWork, type PlanOptions, type WorkPlan } from '../github/delivery.js';
+import type { Task } from '../github/context/task.js';
+import { prepareWork, type PlanOptions, type WorkPlan } from '../github/delivery/delivery.js';
 import { MergeRecoveryError, type GitRepo } from '../git/index.js';
 
 /** A branch fetched ahead of the plan (prefetchBranch), and whether origin had it. */

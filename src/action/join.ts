@@ -8,8 +8,8 @@
 import * as core from './runner-commands.js';
 import type { PendingMessage } from '../agent/index.js';
 import { commentBody, MAX_JOINED_IDS, readSessionMarker, type SessionMarker } from '../github/comment.js';
-import { listIssueComments, type IssueComment } from '../github/context.js';
-import { workflowPathOf } from '../github/follow-up.js';
+import { listIssueComments, type IssueComment } from '../github/context/context.js';
+import { workflowPathOf } from '../github/follow-up/follow-up.js';
 import { tokenLogin } from '../github/identity.js';
 import {
   earlierWorkingComments,
@@ -22,12 +22,12 @@ import {
   readWorkingMarker,
   type LateRequest,
   type WorkingComment,
-} from '../github/join.js';
+} from '../github/follow-up/join.js';
 import { describeGitHubError } from '../github/octokit.js';
 import { checkPermission, type PermissionDecision } from '../github/permission.js';
 import { acknowledge } from '../github/reaction.js';
 import { clip, sanitizeUntrusted } from '../github/sanitize.js';
-import { ACTIONS_BOT_LOGIN } from '../github/trigger.js';
+import { ACTIONS_BOT_LOGIN } from '../github/context/trigger.js';
 import { untilAborted } from './ending.js';
 import { setRunOutputs } from './outputs.js';
 import type { RunState } from './state.js';

@@ -3,7 +3,7 @@
 // retries, fallbacks and other events; after the last turn, one outcome line.
 import * as core from './runner-commands.js';
 import type { AgentEvent } from '../agent/index.js';
-import type { Task } from '../github/task.js';
+import type { Task } from '../github/context/task.js';
 import { DEFAULT_MODELS, PROVIDER_ENV } from '../providers/index.js';
 import { describeNetwork } from '../sandbox/network.js';
 import type { ActionInputs } from './inputs.js';

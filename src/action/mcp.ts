@@ -6,8 +6,8 @@
 import * as core from './runner-commands.js';
 import pkg from '../../package.json' with { type: 'json' };
 import { describeGitHubError } from '../github/octokit.js';
-import { fetchFileText } from '../github/agents-md.js';
-import type { PullRequestRefs } from '../github/task.js';
+import { fetchFileText } from '../github/context/agents-md.js';
+import type { PullRequestRefs } from '../github/context/task.js';
 import { McpConfigError, mcpSecrets, parseMcpConfig, type McpServerConfig } from '../tools/mcp/config.js';
 import type { McpSession } from '../tools/mcp/servers.js';
 import type { CommandSandbox } from '../tools/process.js';

@@ -17,7 +17,7 @@ import {
   withPush,
   type ReviewHistory,
   type StickySummary,
-} from '../github/review-history.js';
+} from '../github/review/review-history.js';
 import type { FinishInput, RunState } from './state.js';
 
 function commitUrl(s: RunState): (sha: string) => string {

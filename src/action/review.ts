@@ -2,21 +2,21 @@
 // add_review_comment; nothing that writes) and, in place of commit and push, the one review posted
 // at the end.
 import type { AgentResult } from '../agent/index.js';
-import type { TaskContext } from '../github/context.js';
-import { ownedBy } from '../github/review-context.js';
-import { placeComment } from '../github/review-diff.js';
-import { PULL_FILES_MAX, scopeFiles } from '../github/review-context.js';
+import type { TaskContext } from '../github/context/context.js';
+import { ownedBy } from '../github/review/review-context.js';
+import { placeComment } from '../github/review/review-diff.js';
+import { PULL_FILES_MAX, scopeFiles } from '../github/review/review-context.js';
 import {
   coverageLine,
   coverageMarkdown,
   coverageOf,
   diffPages,
   type ReviewCoverage,
-} from '../github/review-pages.js';
+} from '../github/review/review-pages.js';
 import { frameUntrusted } from '../github/sanitize.js';
 import { createReadDiffTool } from '../tools/read-diff.js';
-import { ACTIONS_BOT_LOGIN } from '../github/trigger.js';
-import { planReview, postReview, reviewBody, type ReviewPlan } from '../github/review-post.js';
+import { ACTIONS_BOT_LOGIN } from '../github/context/trigger.js';
+import { planReview, postReview, reviewBody, type ReviewPlan } from '../github/review/review-post.js';
 import type { AnyAgentTool } from '../protocol/tool.js';
 import type { ToolResultMessage } from '../protocol/types.js';
 import type { Provider } from '../providers/types.js';

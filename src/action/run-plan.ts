@@ -2,7 +2,7 @@
 // the run did (src/delivery/plan.ts has its type and schema). `stage: all` applies it here,
 // `stage: agent` hands it on as the delivery artifact's manifest.
 import { PLAN_SCHEMA_VERSION, planOutputs, planSummary, type DeliveryPlan } from '../delivery/plan.js';
-import { proposalFields } from '../github/pr.js';
+import { proposalFields } from '../github/delivery/pr.js';
 import { markdownSafely } from '../report/summary-safe.js';
 import type { RunSummaryInput } from '../report/summary.js';
 import { unfinishedReason } from '../run/phases.js';

@@ -5,7 +5,7 @@
 import * as core from './runner-commands.js';
 import { copyFileSync, existsSync, mkdirSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chooseArtifactUploader } from '../github/artifact.js';
+import { chooseArtifactUploader } from '../github/delivery/artifact.js';
 import type { DeliveryPlan } from '../delivery/plan.js';
 import {
   BUNDLE_FILE,
@@ -13,7 +13,7 @@ import {
   deliveryArtifactName,
   MANIFEST_FILE,
   type DeliveryManifest,
-} from '../github/delivery-artifact.js';
+} from '../github/delivery/delivery-artifact.js';
 import { createBundle, type GitAt } from '../git/bundle.js';
 import type { FinishInput, RunState } from './state.js';
 

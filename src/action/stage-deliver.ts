@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { applyPlan, type ApplyTarget } from '../delivery/apply.js';
 import type { DeliveryPlan } from '../delivery/plan.js';
 import { deriveTarget, type Target } from '../delivery/target.js';
-import { downloadRunArtifact } from '../github/artifact-download.js';
+import { downloadRunArtifact } from '../github/follow-up/artifact-download.js';
 import {
   BUNDLE_FILE,
   bundleDigest,
@@ -24,7 +24,7 @@ import {
   parseManifest,
   type BaseCandidate,
   type DeliveryManifest,
-} from '../github/delivery-artifact.js';
+} from '../github/delivery/delivery-artifact.js';
 import { cleanPrefix } from '../git/branch-name.js';
 import { fetchBundle, hasCommit, listBundle, verifyBundle, type GitAt } from '../git/bundle.js';
 import { DEFAULT_MAX_FILE_BYTES, GitRepo, restoreCheckoutCredential } from '../git/index.js';

@@ -4,27 +4,32 @@
 import * as core from './runner-commands.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { jobKey } from '../github/artifact.js';
+import { jobKey } from '../github/delivery/artifact.js';
 import { commentBody, readSessionMarker } from '../github/comment.js';
-import { checkBudget, listSpent, overBudgetText, type BudgetCheck } from '../github/daily-budget.js';
-import type { Task } from '../github/task.js';
-import { gatherContext, listIssueComments, type TaskContext } from '../github/context.js';
-import { prepareWork, type WorkPlan } from '../github/delivery.js';
-import { taskFromEvent } from '../github/event.js';
+import {
+  checkBudget,
+  listSpent,
+  overBudgetText,
+  type BudgetCheck,
+} from '../github/follow-up/daily-budget.js';
+import type { Task } from '../github/context/task.js';
+import { gatherContext, listIssueComments, type TaskContext } from '../github/context/context.js';
+import { prepareWork, type WorkPlan } from '../github/delivery/delivery.js';
+import { taskFromEvent } from '../github/context/event.js';
 import {
   findEarlierComment,
   loadEarlierSession,
   workflowPathOf,
   type EarlierComment,
   type EarlierSession,
-} from '../github/follow-up.js';
+} from '../github/follow-up/follow-up.js';
 import { tokenLogin } from '../github/identity.js';
 import { GitRepo, restoreCheckoutCredential, takeCheckoutCredential } from '../git/index.js';
 import { createGitHubClient, describeGitHubError, type GitHubClient } from '../github/octokit.js';
 import { checkPermission } from '../github/permission.js';
-import { startQuietReview } from '../github/review-history.js';
+import { startQuietReview } from '../github/review/review-history.js';
 import { acknowledge } from '../github/reaction.js';
-import { ACTIONS_BOT_LOGIN } from '../github/trigger.js';
+import { ACTIONS_BOT_LOGIN } from '../github/context/trigger.js';
 import { createRedactor, MIN_SECRET_LENGTH, secretsFromEnv } from '../protocol/redact.js';
 import { capabilitiesOf, cloudSecrets, preloadProvider, PROVIDER_ENV } from '../providers/index.js';
 import { probeMachine, type SandboxSetup } from '../sandbox/index.js';

@@ -4,7 +4,7 @@
 // that raises a budget, a re-run after a provider's outage).
 import type { AgentResult } from '../agent/index.js';
 import { sanitizeUntrusted } from '../github/sanitize.js';
-import type { Task } from '../github/task.js';
+import type { Task } from '../github/context/task.js';
 import type { RunSummaryInput } from '../report/summary.js';
 import type { RunState } from './state.js';
 

@@ -2,7 +2,7 @@
 // uploaded when the runner allows it, a cancelled run's too.
 import * as core from './runner-commands.js';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
-import { chooseArtifactUploader } from '../github/artifact.js';
+import { chooseArtifactUploader } from '../github/delivery/artifact.js';
 import { renderHtml } from '../report/html.js';
 import { loadRunView } from '../report/load.js';
 import type { RunState } from './state.js';

@@ -14,8 +14,8 @@ import {
   type SessionMarker,
   type TrackingComment,
 } from '../github/comment.js';
-import { pushAndPropose, type Delivery, type WorkPlan } from '../github/delivery.js';
-import { DeliveryCheckError } from '../github/delivery-artifact.js';
+import { pushAndPropose, type Delivery, type WorkPlan } from '../github/delivery/delivery.js';
+import { DeliveryCheckError } from '../github/delivery/delivery-artifact.js';
 import type { GitHubClient } from '../github/octokit.js';
 import type { Usage } from '../protocol/types.js';
 import { markdownSafely } from '../report/summary-safe.js';

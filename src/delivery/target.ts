@@ -3,14 +3,14 @@
 // plan's claim is compared with it: a branch the task does not lead to is refused, so the push,
 // the PR and the follow-up marker the deliver job writes name only a branch this task owns.
 import { branchNameFor, cleanPrefix } from '../git/branch-name.js';
-import { headRefusal } from '../github/delivery.js';
-import { findEarlierComment, loadEarlierSession, workflowPathOf } from '../github/follow-up.js';
+import { headRefusal } from '../github/delivery/delivery.js';
+import { findEarlierComment, loadEarlierSession, workflowPathOf } from '../github/follow-up/follow-up.js';
 import { tokenLogin } from '../github/identity.js';
 import { statusOf } from '../github/octokit.js';
-import type { IssueComment, TaskContext } from '../github/context.js';
-import { DeliveryCheckError } from '../github/delivery-artifact.js';
+import type { IssueComment, TaskContext } from '../github/context/context.js';
+import { DeliveryCheckError } from '../github/delivery/delivery-artifact.js';
 import type { GitHubClient } from '../github/octokit.js';
-import type { Task } from '../github/task.js';
+import type { Task } from '../github/context/task.js';
 import { join } from 'node:path';
 
 /** What the deliver job knows itself, from its own event, inputs and GitHub: where the target comes from. */

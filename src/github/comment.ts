@@ -2,7 +2,7 @@
 // serialised), edited at the end into the summary.
 import type { GitHubClient, LogSink } from './octokit.js';
 import { describeGitHubError, statusOf } from './octokit.js';
-import { TRACKING_MARKER } from './trigger.js';
+import { TRACKING_MARKER } from './context/trigger.js';
 import { neutralizeHiddenMarkup } from '../report/hidden-markup.js';
 
 /** GitHub refuses comment bodies longer than this many characters. */

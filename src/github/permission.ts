@@ -1,7 +1,7 @@
 // Who may start a run: users with at least `required-permission`, and bots named in `allowed-bots`.
 import type { GitHubClient } from './octokit.js';
 import { describeGitHubError, statusOf } from './octokit.js';
-import type { Actor } from './task.js';
+import type { Actor } from './context/task.js';
 
 export const PERMISSION_LEVELS = ['read', 'triage', 'write', 'maintain', 'admin'] as const;
 export type PermissionLevel = (typeof PERMISSION_LEVELS)[number];

@@ -1,7 +1,7 @@
 // The `eyes` reaction that tells the requester the run has seen the request.
 import type { GitHubClient } from './octokit.js';
 import { describeGitHubError } from './octokit.js';
-import type { Task } from './task.js';
+import type { Task } from './context/task.js';
 
 /** The reactions patchloop uses: `eyes` for a request it takes, `-1` for one its author may not make. */
 export type ReactionContent = 'eyes' | '-1';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TRACKING_MARKER } from '../../src/github/trigger.js';
+import { TRACKING_MARKER } from '../../src/github/context/trigger.js';
 import { startAnthropicServer, type AnthropicTurn } from '../fakes/anthropic-server.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';
 import type { FakeProviderServer, RecordedRequest } from '../fakes/sse.js';

@@ -4,7 +4,7 @@
 // say, and one over a budget gets a comment and no model request.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readSessionMarker, sessionMarkerText } from '../../src/github/comment.js';
-import { TRACKING_MARKER } from '../../src/github/trigger.js';
+import { TRACKING_MARKER } from '../../src/github/context/trigger.js';
 import { startAnthropicServer } from '../fakes/anthropic-server.js';
 import { ACTIONS_BOT, startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';
 import type { FakeProviderServer } from '../fakes/sse.js';

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readZip } from '../../src/github/artifact-download.js';
+import { readZip } from '../../src/github/follow-up/artifact-download.js';
 import { startAnthropicServer, type AnthropicTurn } from '../fakes/anthropic-server.js';
 import { startFakeArtifactService, type FakeArtifactService } from '../fakes/artifact-service.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readInputs } from '../../src/action/inputs.js';
 import { createActionsLog, logSettings, neutralizeCommands } from '../../src/action/log.js';
-import type { Task } from '../../src/github/task.js';
+import type { Task } from '../../src/github/context/task.js';
 import { runAgent } from '../../src/agent/index.js';
 import { createRedactor } from '../../src/protocol/redact.js';
 import { createWorkspaceTools } from '../../src/tools/index.js';

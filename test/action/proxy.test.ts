@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getIDToken } from '../../src/action/runner-commands.js';
-import { downloadImage } from '../../src/github/images.js';
+import { downloadImage } from '../../src/github/context/images.js';
 import { nodeFetch } from '../../src/providers/node-fetch.js';
 import { startAnthropicServer, type AnthropicTurn } from '../fakes/anthropic-server.js';
 import { startFakeArtifactService, type FakeArtifactService } from '../fakes/artifact-service.js';

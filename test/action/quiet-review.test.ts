@@ -10,7 +10,7 @@ import { startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';
 import type { FakeProviderServer } from '../fakes/sse.js';
 import { EXAMPLE_REPOSITORY, issueCommentOnPull, pullRequestEvent } from '../github/fixtures/webhooks.js';
 import { git, makeRepo, type RepoFixture } from '../github/git-fixtures.js';
-import { readReviewSummaryMarker } from '../../src/github/review-history.js';
+import { readReviewSummaryMarker } from '../../src/github/review/review-history.js';
 import { buildAction, runAction, type BuiltAction } from './harness.js';
 
 const MATH_BASE = [

@@ -8,7 +8,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readZip } from '../../src/github/artifact-download.js';
+import { readZip } from '../../src/github/follow-up/artifact-download.js';
 import { planErrors, type DeliveryPlan } from '../../src/delivery/plan.js';
 import { readSessionMarker, withoutMarkers } from '../../src/github/comment.js';
 import { startAnthropicServer, type AnthropicTurn } from '../fakes/anthropic-server.js';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { branchNameFor as nameFor, cleanPrefix, slugify, uniqueName } from '../../src/git/index.js';
-import type { Task } from '../../src/github/task.js';
+import type { Task } from '../../src/github/context/task.js';
 import { isPlainBranchName } from '../../src/git/repo.js';
 
 const base: Omit<Task, 'kind'> = {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRepo } from '../../src/git/index.js';
-import { deliverWork, type WorkPlan } from '../../src/github/delivery.js';
+import { deliverWork, type WorkPlan } from '../../src/github/delivery/delivery.js';
 import { createGitHubClient } from '../../src/github/octokit.js';
 import { startFakeGitHub } from '../fakes/github-server.js';
 import { git, makeRepo, writeFiles, type RepoFixture } from '../github/git-fixtures.js';

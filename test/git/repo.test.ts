@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ACTIONS_BOT_IDENTITY, GitRepo } from '../../src/git/index.js';
-import { commitMessage } from '../../src/github/commit-message.js';
-import type { Task } from '../../src/github/task.js';
+import { commitMessage } from '../../src/github/delivery/commit-message.js';
+import type { Task } from '../../src/github/context/task.js';
 import { git, makeRepo, writeFiles, type RepoFixture } from '../github/git-fixtures.js';
 
 // One origin for the file; each test works in a fresh clone, on branches of its own.

@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chooseArtifactUploader, type ArtifactEnvironment } from '../../src/github/artifact.js';
-import { downloadTranscriptArtifact, readZip } from '../../src/github/artifact-download.js';
+import { chooseArtifactUploader, type ArtifactEnvironment } from '../../src/github/delivery/artifact.js';
+import { downloadTranscriptArtifact, readZip } from '../../src/github/follow-up/artifact-download.js';
 import { createGitHubClient, type GitHubClient } from '../../src/github/octokit.js';
 import { startFakeArtifactService, type FakeArtifactService } from '../fakes/artifact-service.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';

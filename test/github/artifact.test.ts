@@ -11,8 +11,8 @@ import {
   chooseArtifactUploader,
   transcriptArtifactName,
   type ArtifactEnvironment,
-} from '../../src/github/artifact.js';
-import { readZip } from '../../src/github/artifact-download.js';
+} from '../../src/github/delivery/artifact.js';
+import { readZip } from '../../src/github/follow-up/artifact-download.js';
 import {
   startFakeArtifactService,
   type FakeArtifactService,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chooseArtifactUploader } from '../../src/github/artifact.js';
-import { commitMessage } from '../../src/github/commit-message.js';
-import type { Task } from '../../src/github/task.js';
+import { chooseArtifactUploader } from '../../src/github/delivery/artifact.js';
+import { commitMessage } from '../../src/github/delivery/commit-message.js';
+import type { Task } from '../../src/github/context/task.js';
 
 const base: Omit<Task, 'kind'> = {
   event: 'issue_comment',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMENT_LIMIT, TrackingComment } from '../../src/github/comment.js';
 import { createGitHubClient } from '../../src/github/octokit.js';
-import { TRACKING_MARKER } from '../../src/github/trigger.js';
+import { TRACKING_MARKER } from '../../src/github/context/trigger.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';
 
 let gh: FakeGitHub;

@@ -4,14 +4,14 @@ import {
   renderTaskMessage,
   renderTaskPrompt,
   type ContextOptions,
-} from '../../src/github/context.js';
-import { taskFromEvent } from '../../src/github/event.js';
+} from '../../src/github/context/context.js';
+import { taskFromEvent } from '../../src/github/context/event.js';
 import { createGitHubClient } from '../../src/github/octokit.js';
-import type { PullRequestRefs, Task } from '../../src/github/task.js';
-import { chooseAgentsMd } from '../../src/github/agents-md.js';
+import type { PullRequestRefs, Task } from '../../src/github/context/task.js';
+import { chooseAgentsMd } from '../../src/github/context/agents-md.js';
 import { buildSystemPrompt } from '../../src/agent/system-prompt.js';
-import { TRACKING_MARKER } from '../../src/github/trigger.js';
-import { fetchFailedJobs, tailOfLog } from '../../src/github/workflow-logs.js';
+import { TRACKING_MARKER } from '../../src/github/context/trigger.js';
+import { fetchFailedJobs, tailOfLog } from '../../src/github/context/workflow-logs.js';
 import type { ImageContent, UserContent } from '../../src/protocol/types.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';
 import { pngOf } from '../fakes/png.js';

@@ -11,7 +11,7 @@ import {
   checkProvenance,
   DeliveryCheckError,
   parseManifest,
-} from '../../src/github/delivery-artifact.js';
+} from '../../src/github/delivery/delivery-artifact.js';
 import { git, makeRepo, writeFiles, type RepoFixture } from './git-fixtures.js';
 
 const POLICY = { protectedPaths: ['.github/workflows/**'], maxFileBytes: 1000 };

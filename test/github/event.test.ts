@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { taskFromEvent, type EventOptions } from '../../src/github/event.js';
-import { TRACKING_MARKER } from '../../src/github/trigger.js';
+import { taskFromEvent, type EventOptions } from '../../src/github/context/event.js';
+import { TRACKING_MARKER } from '../../src/github/context/trigger.js';
 import {
   EXAMPLE_REPOSITORY,
   example,

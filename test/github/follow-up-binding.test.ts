@@ -7,14 +7,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chooseArtifactUploader, type ArtifactEnvironment } from '../../src/github/artifact.js';
+import { chooseArtifactUploader, type ArtifactEnvironment } from '../../src/github/delivery/artifact.js';
 import { sessionMarkerText, type SessionMarker } from '../../src/github/comment.js';
 import {
   findEarlierComment,
   loadEarlierSession,
   workflowPathOf,
   type EarlierComment,
-} from '../../src/github/follow-up.js';
+} from '../../src/github/follow-up/follow-up.js';
 import { tokenLogin } from '../../src/github/identity.js';
 import { createGitHubClient, type GitHubClient } from '../../src/github/octokit.js';
 import { startFakeArtifactService, type FakeArtifactService } from '../fakes/artifact-service.js';

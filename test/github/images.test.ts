@@ -9,11 +9,16 @@ import {
   renderTaskMessage,
   renderTaskPrompt,
   type ContextOptions,
-} from '../../src/github/context.js';
-import { taskFromEvent } from '../../src/github/event.js';
-import { downloadImages, imageHostCheck, imageRefs, sniffImageType } from '../../src/github/images.js';
+} from '../../src/github/context/context.js';
+import { taskFromEvent } from '../../src/github/context/event.js';
+import {
+  downloadImages,
+  imageHostCheck,
+  imageRefs,
+  sniffImageType,
+} from '../../src/github/context/images.js';
 import { createGitHubClient } from '../../src/github/octokit.js';
-import type { Task } from '../../src/github/task.js';
+import type { Task } from '../../src/github/context/task.js';
 import type { ImageContent, UserContent, UserMessage } from '../../src/protocol/types.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';
 import { pngOf } from '../fakes/png.js';

@@ -9,9 +9,9 @@ import {
   precedes,
   readHandedMarker,
   writtenAfter,
-} from '../../src/github/join.js';
+} from '../../src/github/follow-up/join.js';
 import { createGitHubClient } from '../../src/github/octokit.js';
-import { ACTIONS_BOT_LOGIN } from '../../src/github/trigger.js';
+import { ACTIONS_BOT_LOGIN } from '../../src/github/context/trigger.js';
 import { ACTIONS_BOT, startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';
 
 const BOT = 'github-actions[bot]';

@@ -2,9 +2,9 @@
 // body); unfinished work (tests still failing, a budget used up, an error) is a draft whose title,
 // commit and body claim no fix, so merging it closes nothing.
 import { describe, expect, it } from 'vitest';
-import { commitMessage } from '../../src/github/commit-message.js';
-import { issueReference, proposalFields } from '../../src/github/pr.js';
-import type { Task } from '../../src/github/task.js';
+import { commitMessage } from '../../src/github/delivery/commit-message.js';
+import { issueReference, proposalFields } from '../../src/github/delivery/pr.js';
+import type { Task } from '../../src/github/context/task.js';
 
 const RUN = 'https://github.com/octo/demo/actions/runs/99';
 

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGitHubClient } from '../../src/github/octokit.js';
-import { openPullRequest, type PullRequestInput } from '../../src/github/pr.js';
+import { openPullRequest, type PullRequestInput } from '../../src/github/delivery/pr.js';
 import { acknowledge } from '../../src/github/reaction.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';
-import type { PullRequestRefs, Task } from '../../src/github/task.js';
-import { prepareWork } from '../../src/github/delivery.js';
+import type { PullRequestRefs, Task } from '../../src/github/context/task.js';
+import { prepareWork } from '../../src/github/delivery/delivery.js';
 import { GitRepo } from '../../src/git/index.js';
 import { git, makeRepo, type RepoFixture } from './git-fixtures.js';
 

@@ -1,6 +1,6 @@
 // Which events are reviews (CONTRACT §4, §9), on GitHub's published payloads.
 import { describe, expect, it } from 'vitest';
-import { reviewFocusOf, taskFromEvent, type EventOptions } from '../../src/github/event.js';
+import { reviewFocusOf, taskFromEvent, type EventOptions } from '../../src/github/context/event.js';
 import {
   EXAMPLE_REPOSITORY,
   issueCommentOnIssue,

@@ -3,8 +3,8 @@
 // patchloop's own trailer or is malformed; and paging a large diff by file with what was read.
 import { describe, expect, it } from 'vitest';
 import { commentBody, COMMENT_LIMIT, readSessionMarker } from '../../src/github/comment.js';
-import type { DiffFile } from '../../src/github/review-diff.js';
-import { parsePatch } from '../../src/github/review-diff.js';
+import type { DiffFile } from '../../src/github/review/review-diff.js';
+import { parsePatch } from '../../src/github/review/review-diff.js';
 import {
   costOfLastDay,
   findStickySummary,
@@ -14,9 +14,9 @@ import {
   withPush,
   type ReviewHistory,
   type ReviewPush,
-} from '../../src/github/review-history.js';
-import { coverageOf, diffPages, emptyReads, planDiffs } from '../../src/github/review-pages.js';
-import { TRACKING_MARKER } from '../../src/github/trigger.js';
+} from '../../src/github/review/review-history.js';
+import { coverageOf, diffPages, emptyReads, planDiffs } from '../../src/github/review/review-pages.js';
+import { TRACKING_MARKER } from '../../src/github/context/trigger.js';
 
 const sha = (c: string) => c.repeat(40);
 const push = (head: string, at: string, costUsd?: number): ReviewPush => ({

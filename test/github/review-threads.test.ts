@@ -2,7 +2,7 @@
 // against GitHub's published schema, so these tests also check the query and mutation themselves.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGitHubClient, type GitHubClient } from '../../src/github/octokit.js';
-import { RESOLVE_MUTATION, THREADS_QUERY, resolveThreads } from '../../src/github/review-threads.js';
+import { RESOLVE_MUTATION, THREADS_QUERY, resolveThreads } from '../../src/github/review/review-threads.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';
 
 let gh: FakeGitHub;

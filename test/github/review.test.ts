@@ -3,18 +3,18 @@
 // (the whole review, 422); planning and posting a review moves such comments into the body.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGitHubClient, type GitHubClient } from '../../src/github/octokit.js';
-import { gatherReviewContext, ownedBy, threadsOf } from '../../src/github/review-context.js';
-import { parsePatch, placeComment, diffFileOf } from '../../src/github/review-diff.js';
+import { gatherReviewContext, ownedBy, threadsOf } from '../../src/github/review/review-context.js';
+import { parsePatch, placeComment, diffFileOf } from '../../src/github/review/review-diff.js';
 import {
   commentText,
   planReview,
   postReview,
   reviewBody,
   type ReviewPlan,
-} from '../../src/github/review-post.js';
+} from '../../src/github/review/review-post.js';
 import { neutralizeMentions } from '../../src/report/mentions.js';
-import { renderReviewContext } from '../../src/github/review-render.js';
-import { TRACKING_MARKER } from '../../src/github/trigger.js';
+import { renderReviewContext } from '../../src/github/review/review-render.js';
+import { TRACKING_MARKER } from '../../src/github/context/trigger.js';
 import type { DraftComment } from '../../src/tools/add-review-comment.js';
 import { startFakeGitHub, type FakeGitHub } from '../fakes/github-server.js';
 import { mismatches, responseSchema } from './fixtures/openapi.js';

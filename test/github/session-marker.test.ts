@@ -9,7 +9,7 @@ import {
   sessionMarkerText,
   withoutMarkers,
 } from '../../src/github/comment.js';
-import { TRACKING_MARKER } from '../../src/github/trigger.js';
+import { TRACKING_MARKER } from '../../src/github/context/trigger.js';
 
 describe('the session marker', () => {
   it('round-trips through a comment body, even with a branch name that would end an HTML comment', () => {

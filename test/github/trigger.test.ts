@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isOwnText, mentionsPhrase, TRACKING_MARKER } from '../../src/github/trigger.js';
+import { isOwnText, mentionsPhrase, TRACKING_MARKER } from '../../src/github/context/trigger.js';
 
 describe('the trigger phrase', () => {
   it.each([

@@ -8,8 +8,8 @@
 // left as it is (the run posts its own summary).
 // Seen to fail with PL_DEFENCE_OFF=review-record-identity.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reviewedMarkerText, reviewSummaryMarkerText } from '../../src/github/review-history.js';
-import { TRACKING_MARKER } from '../../src/github/trigger.js';
+import { reviewedMarkerText, reviewSummaryMarkerText } from '../../src/github/review/review-history.js';
+import { TRACKING_MARKER } from '../../src/github/context/trigger.js';
 import { buildAction, runAction, type BuiltAction } from '../action/harness.js';
 import { startAnthropicServer } from '../fakes/anthropic-server.js';
 import { startFakeGitHub, type FakeComment, type FakeGitHub } from '../fakes/github-server.js';

@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readZip } from '../../src/github/artifact-download.js';
+import { readZip } from '../../src/github/follow-up/artifact-download.js';
 import { runAction, buildAction, type ActionRunResult, type BuiltAction } from '../action/harness.js';
 import { startAnthropicServer, type AnthropicTurn } from '../fakes/anthropic-server.js';
 import { startFakeArtifactService, type FakeArtifactService } from '../fakes/artifact-service.js';

@@ -3,7 +3,7 @@
 // comment, the PR body and the step summary only with its `<!` broken, in every field.
 import { describe, expect, it } from 'vitest';
 import { commentBody, readSessionMarker, sessionMarkerText } from '../../src/github/comment.js';
-import { TRACKING_MARKER } from '../../src/github/trigger.js';
+import { TRACKING_MARKER } from '../../src/github/context/trigger.js';
 import { neutralizeHiddenMarkup } from '../../src/report/hidden-markup.js';
 import {
   renderSummaryMarkdown,

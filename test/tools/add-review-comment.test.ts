@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffFileOf, placeComment } from '../../src/github/review-diff.js';
+import { diffFileOf, placeComment } from '../../src/github/review/review-diff.js';
 import { ToolRegistry } from '../../src/protocol/execute.js';
 import { createAddReviewCommentTool, type DraftComment } from '../../src/tools/add-review-comment.js';
 

@@ -1,7 +1,7 @@
 // Marking patchloop's own outdated review threads as resolved. The REST API cannot: only GraphQL
 // knows threads (`PullRequestReviewThread`) and has `resolveReviewThread`. A thread is found by
 // the database id of its first comment, which is what the REST listing gave the review context.
-import { describeGitHubError, type GitHubClient } from './octokit.js';
+import { describeGitHubError, type GitHubClient } from '../octokit.js';
 
 /** Lists a pull request's review threads, 100 at a time, with each one's first comment. */
 export const THREADS_QUERY = `query ($owner: String!, $repo: String!, $number: Int!, $cursor: String) {

@@ -1,11 +1,11 @@
 // The task as the model reads it: the first user message, rendered from the task and the context
 // read by context.ts — untrusted texts sanitised, clipped and framed; images at their places.
 import { randomBytes } from 'node:crypto';
-import type { UserContent, UserMessage } from '../protocol/types.js';
+import type { UserContent, UserMessage } from '../../protocol/types.js';
 import type { TaskContext } from './context.js';
 import { imageRefs } from './images.js';
-import { renderReviewContext } from './review-render.js';
-import { clip, frameUntrusted, sanitizeCode, sanitizeUntrusted, UNTRUSTED_NOTICE } from './sanitize.js';
+import { renderReviewContext } from '../review/review-render.js';
+import { clip, frameUntrusted, sanitizeCode, sanitizeUntrusted, UNTRUSTED_NOTICE } from '../sanitize.js';
 import type { Task } from './task.js';
 
 const BODY_CHARS = 20_000;

@@ -5,18 +5,18 @@
 // in. The marker steers where the work goes (its branch), so it is followed only once the run it
 // names is confirmed as a run of this workflow that wrote that very comment (confirmEarlierRun).
 import { downloadTranscriptArtifact } from './artifact-download.js';
-import { readSessionMarker, withoutMarkers, type SessionMarker } from './comment.js';
-import type { GitHubClient } from './octokit.js';
-import { describeGitHubError } from './octokit.js';
-import { listIssueComments, type IssueComment } from './context.js';
-import { clip, sanitizeUntrusted } from './sanitize.js';
+import { readSessionMarker, withoutMarkers, type SessionMarker } from '../comment.js';
+import type { GitHubClient } from '../octokit.js';
+import { describeGitHubError } from '../octokit.js';
+import { listIssueComments, type IssueComment } from '../context/context.js';
+import { clip, sanitizeUntrusted } from '../sanitize.js';
 import {
   parseTranscript,
   type ParsedTranscript,
   type RecordedLine,
   type SessionLine,
-} from '../protocol/transcript.js';
-import type { Message } from '../protocol/types.js';
+} from '../../protocol/transcript.js';
+import type { Message } from '../../protocol/types.js';
 
 export interface EarlierComment {
   id: number;

@@ -2,11 +2,11 @@
 // conversation, the review location or the failed jobs — all as it was when the request was made
 // (comments written or edited later are left out). Rendering it for the model is
 // context-render.ts; the images of its texts, context-images.ts.
-import type { GitHubClient } from './octokit.js';
-import { describeGitHubError } from './octokit.js';
-import { headAtTrigger } from './head-at-trigger.js';
+import type { GitHubClient } from '../octokit.js';
+import { describeGitHubError } from '../octokit.js';
+import { headAtTrigger } from '../delivery/head-at-trigger.js';
 import { gatherImages } from './context-images.js';
-import { gatherReviewContext, type ReviewContext, type SinceLastReview } from './review-context.js';
+import { gatherReviewContext, type ReviewContext, type SinceLastReview } from '../review/review-context.js';
 import { imageRefs, type ImageFetchOptions, type ImageOutcome } from './images.js';
 import type { PullRequestRefs, Task } from './task.js';
 import { isOwnText } from './trigger.js';

@@ -4,7 +4,7 @@
 // the files the PR changes (a merge of the base branch brings others). When the earlier head is
 // no longer in the branch's history (a force-push), the whole PR is reviewed and the summary says so.
 import { diffFileOf, type DiffFile, type PullFileWire } from './review-diff.js';
-import { describeGitHubError, statusOf, type GitHubClient } from './octokit.js';
+import { describeGitHubError, statusOf, type GitHubClient } from '../octokit.js';
 
 /** The compare API lists at most this many files (and no more on later pages). */
 export const COMPARE_FILES_MAX = 300;

@@ -3,10 +3,10 @@
 // the PR. What it remembers is patchloop's own record, trusted only on patchloop's own identity:
 // the sticky comment's hidden `review-summary` marker (each push: the head reviewed, what was
 // reviewed, the review's link) and the hidden `reviewed` marker at the end of each review body.
-import type { IssueComment } from './context.js';
-import { tokenLogin } from './identity.js';
-import { describeGitHubError, type GitHubClient } from './octokit.js';
-import { TRACKING_MARKER } from './trigger.js';
+import type { IssueComment } from '../context/context.js';
+import { tokenLogin } from '../identity.js';
+import { describeGitHubError, type GitHubClient } from '../octokit.js';
+import { TRACKING_MARKER } from '../context/trigger.js';
 
 /** The kind of marker the sticky review summary carries (its trailer, before the session marker). */
 const SUMMARY_MARKER = /<!-- patchloop:review-summary ([A-Za-z0-9_-]{1,40000}) -->/;

@@ -10,11 +10,11 @@ import {
   treeEntries,
   type GitAt,
   type TreeEntry,
-} from '../git/bundle.js';
-import { protectedMatcher } from '../git/stage.js';
-import { PLAN_SCHEMA_VERSION, planErrors, type DeliveryPlan } from '../delivery/plan.js';
+} from '../../git/bundle.js';
+import { protectedMatcher } from '../../git/stage.js';
+import { PLAN_SCHEMA_VERSION, planErrors, type DeliveryPlan } from '../../delivery/plan.js';
 import { jobKey, type ArtifactEnvironment } from './artifact.js';
-import { apiMessageOf, describeGitHubError, statusOf, type GitHubClient } from './octokit.js';
+import { apiMessageOf, describeGitHubError, statusOf, type GitHubClient } from '../octokit.js';
 
 export const DELIVERY_ARTIFACT_PREFIX = 'patchloop-delivery';
 export const MANIFEST_FILE = 'manifest.json';

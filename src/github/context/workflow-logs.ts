@@ -1,6 +1,6 @@
 // The failed jobs of a workflow run: names, failed steps and the tails of their logs.
-import type { GitHubClient } from './octokit.js';
-import { describeGitHubError } from './octokit.js';
+import type { GitHubClient } from '../octokit.js';
+import { describeGitHubError } from '../octokit.js';
 
 export interface FailedJob {
   id: number;

@@ -7,9 +7,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { crc32, inflateRaw, type ZlibOptions } from 'node:zlib';
-import { TRANSCRIPT_ARTIFACT_PREFIX, TRANSCRIPT_HTML, TRANSCRIPT_JSONL } from './artifact.js';
-import type { GitHubClient } from './octokit.js';
-import { nodeFetch } from '../providers/node-fetch.js';
+import { TRANSCRIPT_ARTIFACT_PREFIX, TRANSCRIPT_HTML, TRANSCRIPT_JSONL } from '../delivery/artifact.js';
+import type { GitHubClient } from '../octokit.js';
+import { nodeFetch } from '../../providers/node-fetch.js';
 
 export interface TranscriptArtifactRef {
   id: number;

@@ -4,8 +4,8 @@
 // read from the base branch through the contents API instead (no git: the fork's objects never
 // decide what the trusted copy says), and the head's version, when it differs, is given to the
 // model as the PR's content, framed as the contributor's.
-import type { GitHubClient } from './octokit.js';
-import { describeGitHubError, statusOf } from './octokit.js';
+import type { GitHubClient } from '../octokit.js';
+import { describeGitHubError, statusOf } from '../octokit.js';
 import type { PullRequestRefs, Task } from './task.js';
 
 // Far more than the system prompt keeps (16 KiB); the cut with its note happens there.

@@ -5,13 +5,13 @@
 // at the same moment, each unseen by the other, are told apart once both posted their comments
 // (earlierWorkingComments): the one that yields names its request in a hand-over marker
 // (handedMarkerText), which the other's lateRequests reads.
-import { readSessionMarker, type SessionMarker } from './comment.js';
-import type { IssueComment } from './context.js';
-import { requestWord } from './event.js';
-import type { GitHubClient } from './octokit.js';
-import { statusOf } from './octokit.js';
-import type { Actor } from './task.js';
-import { isOwnText, mentionsPhrase } from './trigger.js';
+import { readSessionMarker, type SessionMarker } from '../comment.js';
+import type { IssueComment } from '../context/context.js';
+import { requestWord } from '../context/event.js';
+import type { GitHubClient } from '../octokit.js';
+import { statusOf } from '../octokit.js';
+import type { Actor } from '../context/task.js';
+import { isOwnText, mentionsPhrase } from '../context/trigger.js';
 
 /** A comment written after the running run's trigger that asks for something. */
 export interface LateRequest {

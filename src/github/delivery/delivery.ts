@@ -7,10 +7,10 @@ import {
   type GitRepo as Checkout,
   type LeftOut,
   type PushResult,
-} from '../git/index.js';
-import type { PullRequestRefs, Task } from './task.js';
-import type { GitHubClient } from './octokit.js';
-import { describeGitHubError } from './octokit.js';
+} from '../../git/index.js';
+import type { PullRequestRefs, Task } from '../context/task.js';
+import type { GitHubClient } from '../octokit.js';
+import { describeGitHubError } from '../octokit.js';
 import { openPullRequest, type PullRequestOutcome } from './pr.js';
 
 export interface WorkPlan {

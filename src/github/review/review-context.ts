@@ -5,8 +5,8 @@ import { diffFileOf, type DiffFile, type PullFileWire } from './review-diff.js';
 import type { LastReviewed } from './review-history.js';
 import { planDiffs, type DiffPlan } from './review-pages.js';
 import { scopeSince, type ReviewScope } from './review-scope.js';
-import { describeGitHubError, type GitHubClient } from './octokit.js';
-import { TRACKING_MARKER } from './trigger.js';
+import { describeGitHubError, type GitHubClient } from '../octokit.js';
+import { TRACKING_MARKER } from '../context/trigger.js';
 
 /** In every inline comment patchloop posts, beside the tracking marker. */
 export const REVIEW_COMMENT_MARKER = '<!-- patchloop:review-comment -->';

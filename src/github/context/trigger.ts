@@ -1,5 +1,5 @@
 // Whether a piece of GitHub text asks for a run.
-import { sanitizeUntrusted } from './sanitize.js';
+import { sanitizeUntrusted } from '../sanitize.js';
 
 /** Hidden marker in every comment patchloop writes, so its own comments never start a run. */
 export const TRACKING_MARKER = '<!-- patchloop:run -->';

@@ -1,6 +1,6 @@
 // GitHub event payload → the task of this run, or why there is none (CONTRACT §4). Each event
 // kind has its own small reader in ./events/; this file only picks one.
-import { sanitizeUntrusted } from './sanitize.js';
+import { sanitizeUntrusted } from '../sanitize.js';
 import type { Task, TaskDecision } from './task.js';
 import { ACTIONS_BOT_LOGIN } from './trigger.js';
 import { issueCommentTask } from './events/issue-comment.js';

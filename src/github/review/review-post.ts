@@ -3,13 +3,13 @@
 // remarks patchloop already made that still stand, and answers its own threads whose lines
 // changed. GitHub rejects a whole review (422) when one comment cannot be placed; then the inline
 // comments move into the body and the review is posted again, so it is never lost.
-import type { DraftComment } from '../tools/add-review-comment.js';
-import { describeGitHubError, type GitHubClient } from './octokit.js';
+import type { DraftComment } from '../../tools/add-review-comment.js';
+import { describeGitHubError, type GitHubClient } from '../octokit.js';
 import { REVIEW_COMMENT_MARKER, type ReviewThread } from './review-context.js';
 import { reviewedMarkerText } from './review-history.js';
 import { resolveThreads } from './review-threads.js';
-import { hiddenCharacters, showHidden } from './sanitize.js';
-import { TRACKING_MARKER } from './trigger.js';
+import { hiddenCharacters, showHidden } from '../sanitize.js';
+import { TRACKING_MARKER } from '../context/trigger.js';
 
 /** Marks patchloop's reply to a thread of its own that no longer applies (so it answers once). */
 export const RESOLVED_MARKER = '<!-- patchloop:resolved -->';

@@ -4,7 +4,7 @@
 import { PULL_FILES_MAX, scopeFiles, type ReviewContext } from './review-context.js';
 import type { DiffFile } from './review-diff.js';
 import { diffPages, numberedDiff } from './review-pages.js';
-import { clip, frameUntrusted, sanitizeUntrusted } from './sanitize.js';
+import { clip, frameUntrusted, sanitizeUntrusted } from '../sanitize.js';
 
 const COMMENT_CHARS = 4_000;
 const MAX_THREADS = 50;

@@ -4,8 +4,8 @@
 // comments by the identity that posts patchloop's comments are read (anyone can paste a marker).
 // GitHub lists a repository's issue and PR comments updated since a time in one paginated call;
 // the time a cost counts from is the comment's `updated_at` (GitHub's clock, the final edit's).
-import { readSessionMarker } from './comment.js';
-import type { GitHubClient } from './octokit.js';
+import { readSessionMarker } from '../comment.js';
+import type { GitHubClient } from '../octokit.js';
 
 export const DAY_MS = 24 * 3600_000;
 

@@ -1,7 +1,7 @@
 // The commit message: names the task, the issue or PR, and the run; credits the requester.
-import { neutralizeMentions } from '../report/mentions.js';
-import { sanitizeUntrusted } from './sanitize.js';
-import type { Actor, Task } from './task.js';
+import { neutralizeMentions } from '../../report/mentions.js';
+import { sanitizeUntrusted } from '../sanitize.js';
+import type { Actor, Task } from '../context/task.js';
 
 /** `Co-authored-by:` line for a GitHub account, with its noreply address. */
 export function coAuthorTrailer(actor: Actor): string {

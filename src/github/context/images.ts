@@ -17,9 +17,9 @@
 // same host, carries no token at all (the signed URL is its own credential), stops at 10 MB
 // (GitHub's limit for an attached image) and keeps what its first bytes show to be PNG, JPEG, GIF
 // or WebP, whatever the server calls it.
-import { decodeEntities } from './sanitize.js';
-import type { ImageContent } from '../protocol/types.js';
-import { nodeFetch } from '../providers/node-fetch.js';
+import { decodeEntities } from '../sanitize.js';
+import type { ImageContent } from '../../protocol/types.js';
+import { nodeFetch } from '../../providers/node-fetch.js';
 
 export const MAX_IMAGES = 10;
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;

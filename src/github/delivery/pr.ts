@@ -1,10 +1,10 @@
 // The pull request that carries a run's branch, or, when GitHub will not let Actions open one,
 // the compare link a person can open it from.
-import type { GitHubClient } from './octokit.js';
-import { apiMessageOf, describeGitHubError, statusOf } from './octokit.js';
-import { COMMENT_LIMIT } from './comment.js';
+import type { GitHubClient } from '../octokit.js';
+import { apiMessageOf, describeGitHubError, statusOf } from '../octokit.js';
+import { COMMENT_LIMIT } from '../comment.js';
 import { commitMessage } from './commit-message.js';
-import type { Task } from './task.js';
+import type { Task } from '../context/task.js';
 
 export interface PullRequestInput {
   owner: string;

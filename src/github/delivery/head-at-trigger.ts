@@ -8,8 +8,8 @@
 // taken only when that record shows it was the branch's tip before the request and nothing was
 // pushed since; anything less (no record, an unreadable one, a push in the same second) is a
 // refusal, never a guess.
-import type { GitHubClient } from './octokit.js';
-import { apiMessageOf, statusOf } from './octokit.js';
+import type { GitHubClient } from '../octokit.js';
+import { apiMessageOf, statusOf } from '../octokit.js';
 
 export type HeadAtTrigger = { ok: true; sha: string } | { ok: false; message: string };
 
