@@ -114,6 +114,10 @@ export class JoinWatch {
     for (const r of found) {
       const key = `${r.kind}:${r.id}`;
       if (this.seen.has(key)) continue;
+      if (!r.handed && this.earlierRunsOwn(r)) {
+        this.seen.add(key);
+        continue;
+      }
       const decision = await this.permission(r);
       if (!decision.allowed) {
         // A failed check is asked again next turn; a refusal stands.
@@ -127,6 +131,18 @@ export class JoinWatch {
     if (out.length > 0) s.comment.remark(joinedMarker(s, s.comment.marker));
     return out;
   };
+
+  /**
+   * A request written before the tracking comment of the session this run continues was that
+   * run's (its trigger above all: a run that waited for it in a tie-break may have the earlier
+   * trigger), not a late request of this one; one handed over to this run is its own.
+   */
+  private earlierRunsOwn(r: LateRequest): boolean {
+    const c = this.s.earlier?.comment;
+    if (!c || c.source !== 'comment') return false;
+    if (r.kind === 'issue-comment') return r.id < c.id;
+    return c.createdAt !== undefined && Date.parse(r.createdAt) < Date.parse(c.createdAt);
+  }
 
   private permission(r: LateRequest): Promise<PermissionDecision> {
     const login = r.author.login.toLowerCase();

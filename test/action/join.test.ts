@@ -445,61 +445,80 @@ describe('two triggers at the same moment (the tie-break)', () => {
 });
 
 describe('two triggers at the same moment, one that cannot join (the tie-break)', () => {
-  it('the one that posted second waits for the other’s agent, then continues its session', async () => {
-    const issue = gh.addIssue({ title: TITLE, body: 'div(1, 0) should be 0' });
-    const fix = gh.addComment(issue.number, { body: '/patchloop please fix this', author: 'alice' });
-    const plan = gh.addComment(issue.number, { body: '/patchloop plan NaN divisors too', author: 'bob' });
-    const listings = () => gh.requestsTo('GET', new RegExp(`/issues/${issue.number}/comments$`)).length;
-    const ofRun = (id: number) => (req: { body: unknown }) =>
-      JSON.stringify(req.body).includes(`/actions/runs/${id})`);
-    // both first listings before any post; alice's run posts first
-    gh.hold(
-      'POST',
-      /\/issues\/\d+\/comments$/,
-      () => until('both listings', () => listings() >= 2),
-      ofRun(7411),
-    );
-    gh.hold(
-      'POST',
-      /\/issues\/\d+\/comments$/,
-      () => until('the first comment', () => botComments(issue.number).length >= 1),
-      ofRun(7412),
-    );
-    const asked: { run: string; at: number }[] = [];
-    const [one, two] = await Promise.all([
-      job({
-        runId: 7411,
-        issue,
-        trigger: fix,
-        workspace: repo.work,
-        script: (_req, i) => (asked.push({ run: 'fix', at: Date.now() }), [READ, EDIT, DONE][i]!),
-      }),
-      job({
-        runId: 7412,
-        issue,
-        trigger: plan,
-        workspace: repo.clone('second'),
-        script: () => (
-          asked.push({ run: 'plan', at: Date.now() }),
-          { text: 'Plan: treat a NaN divisor as zero too.', usage: { input: 900, output: 20 } }
-        ),
-      }),
-    ]);
-    expect(one.r.code, one.r.stderr.slice(-3000)).toBe(0);
-    expect(two.r.code, two.r.stderr.slice(-3000)).toBe(0);
-    // never two agents at once: the plan's model was asked only after the fix's last turn
-    expect(asked.map((a) => a.run)).toEqual(['fix', 'fix', 'fix', 'plan']);
-    expect(one.r.outputs.conclusion).toBe('success');
-    expect(two.r.outputs.conclusion).toBe('planned');
-    // it went on as a follow-up of the run it waited for, with its own tracking comment
-    expect(two.transcript!.session!.continues).toEqual({
-      runId: '7411',
-      sessionId: one.transcript!.session!.id,
-    });
-    expect(botComments(issue.number)).toHaveLength(2);
-    expect(botComments(issue.number).filter((c) => c.body.includes('Handed to the run'))).toEqual([]);
-    for (const req of one.model.requests) expect(JSON.stringify(req.body)).not.toContain('NaN divisors too');
-  }, 200_000);
+  // The plan's run posts second either way; planEarlier: its trigger is the earlier of the two
+  it.each([
+    { planEarlier: false, why: 'the plan asked second' },
+    { planEarlier: true, why: 'the plan asked first' },
+  ])(
+    'the one that posted second waits for the other’s agent, then continues its session ($why)',
+    async ({ planEarlier }) => {
+      const issue = gh.addIssue({ title: TITLE, body: 'div(1, 0) should be 0' });
+      const ask = {
+        fix: () => gh.addComment(issue.number, { body: '/patchloop please fix this', author: 'alice' }),
+        plan: () => gh.addComment(issue.number, { body: '/patchloop plan NaN divisors too', author: 'bob' }),
+      };
+      const [plan, fix] = planEarlier ? [ask.plan(), ask.fix()] : [undefined, ask.fix()];
+      const planComment = plan ?? ask.plan();
+      const listings = () => gh.requestsTo('GET', new RegExp(`/issues/${issue.number}/comments$`)).length;
+      const ofRun = (id: number) => (req: { body: unknown }) =>
+        JSON.stringify(req.body).includes(`/actions/runs/${id})`);
+      // both first listings before any post; the fix's run posts first
+      gh.hold(
+        'POST',
+        /\/issues\/\d+\/comments$/,
+        () => until('both listings', () => listings() >= 2),
+        ofRun(7411),
+      );
+      gh.hold(
+        'POST',
+        /\/issues\/\d+\/comments$/,
+        () => until('the first comment', () => botComments(issue.number).length >= 1),
+        ofRun(7412),
+      );
+      const asked: string[] = [];
+      const [one, two] = await Promise.all([
+        job({
+          runId: 7411,
+          issue,
+          trigger: fix,
+          workspace: repo.work,
+          script: (_req, i) => (asked.push('fix'), [READ, EDIT, DONE][i]!),
+        }),
+        job({
+          runId: 7412,
+          issue,
+          trigger: planComment,
+          workspace: repo.clone('second'),
+          script: () => (
+            asked.push('plan'),
+            { text: 'Plan: treat a NaN divisor as zero too.', usage: { input: 900, output: 20 } }
+          ),
+        }),
+      ]);
+      expect(one.r.code, one.r.stderr.slice(-3000)).toBe(0);
+      expect(two.r.code, two.r.stderr.slice(-3000)).toBe(0);
+      // never two agents at once: the plan's model was asked only after the fix's last turn
+      expect(asked).toEqual(['fix', 'fix', 'fix', 'plan']);
+      expect(one.r.outputs.conclusion).toBe('success');
+      expect(two.r.outputs.conclusion).toBe('planned');
+      // it went on as a follow-up of the run it waited for, with its own tracking comment
+      expect(two.transcript!.session!.continues).toEqual({
+        runId: '7411',
+        sessionId: one.transcript!.session!.id,
+      });
+      expect(botComments(issue.number)).toHaveLength(2);
+      expect(botComments(issue.number).filter((c) => c.body.includes('Handed to the run'))).toEqual([]);
+      // (written before the fix's trigger, the plan is part of the fix's context, not a request)
+      if (!planEarlier)
+        for (const req of one.model.requests)
+          expect(JSON.stringify(req.body)).not.toContain('NaN divisors too');
+      expect(one.transcript!.events.filter((e) => e.event === 'joined')).toEqual([]);
+      // the fix it continues is not given to it again as a request written while it worked
+      expect(two.transcript!.events.filter((e) => e.event === 'joined')).toEqual([]);
+      expect(JSON.stringify(two.model.requests.map((r) => r.body))).not.toContain('while you were working');
+    },
+    200_000,
+  );
 });
 
 describe('a re-run of a workflow run', () => {

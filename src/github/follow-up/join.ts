@@ -21,6 +21,8 @@ export interface LateRequest {
   body: string;
   createdAt: string;
   url?: string;
+  /** named by a run that yielded to this one (a hand-over marker) */
+  handed?: true;
 }
 
 export interface LateRequestQuery {
@@ -96,7 +98,7 @@ export async function lateRequests(github: GitHubClient, q: LateRequestQuery): P
   const handed: HandedMarker[] = [];
   const listed = new Map<string, RawComment>();
   const considered = new Set<string>();
-  const take = (kind: LateRequest['kind'], c: RawComment) => {
+  const take = (kind: LateRequest['kind'], c: RawComment, handedOver = false) => {
     const login = c.user?.login;
     if (!login || isOwnText(c.body, login, q.ownLogins)) return;
     const body = c.body ?? '';
@@ -108,6 +110,7 @@ export async function lateRequests(github: GitHubClient, q: LateRequestQuery): P
       body,
       createdAt: c.created_at,
       ...(c.html_url ? { url: c.html_url } : {}),
+      ...(handedOver ? { handed: true as const } : {}),
     });
   };
   for (const { kind, items } of await Promise.all(lists)) {
@@ -132,7 +135,7 @@ export async function lateRequests(github: GitHubClient, q: LateRequestQuery): P
     considered.add(key);
     const known = listed.get(key);
     if (known) {
-      take(m.kind, known);
+      take(m.kind, known, true);
       continue;
     }
     if (m.kind === 'review-comment' && !q.isPullRequest) continue;
@@ -155,7 +158,7 @@ export async function lateRequests(github: GitHubClient, q: LateRequestQuery): P
       // only a comment of this issue or PR
       const home = m.kind === 'issue-comment' ? c.issue_url : c.pull_request_url;
       if (!home?.endsWith(`/${m.kind === 'issue-comment' ? 'issues' : 'pulls'}/${q.number}`)) continue;
-      take(m.kind, c);
+      take(m.kind, c, true);
     } catch (err) {
       if (statusOf(err) !== 404) throw err;
     }
