@@ -1,7 +1,0 @@
-import { createRequire as __plCreateRequire } from 'node:module';
-import { fileURLToPath as __plFileURLToPath } from 'node:url';
-import { dirname as __plDirname } from 'node:path';
-const require = __plCreateRequire(import.meta.url);
-const __filename = __plFileURLToPath(import.meta.url);
-const __dirname = __plDirname(__filename);
-import{a,b,c,d}from"./chunk-A5NMUUT6.js";import"./chunk-PSIKS37F.js";import"./chunk-NA6CNMAY.js";import"./chunk-OM5GPHZE.js";import"./chunk-G6BRV3KU.js";import"./chunk-IOP277XT.js";import"./chunk-H7G2H6GM.js";import"./chunk-GBMTFJE3.js";import"./chunk-IOAEYSBX.js";import"./chunk-UGPXGKM2.js";import"./chunk-IUQPCJRX.js";import"./chunk-YMAC7JUA.js";import"./chunk-XNCLI7GH.js";import"./chunk-4X7ZATFQ.js";export{a as argumentPiece,d as createAnthropicMessagesProvider,c as createAnthropicProvider,b as toAnthropicMessages};

@@ -1,7 +1,0 @@
-import { createRequire as __plCreateRequire } from 'node:module';
-import { fileURLToPath as __plFileURLToPath } from 'node:url';
-import { dirname as __plDirname } from 'node:path';
-const require = __plCreateRequire(import.meta.url);
-const __filename = __plFileURLToPath(import.meta.url);
-const __dirname = __plDirname(__filename);
-import{a as c,b as m}from"./chunk-YMAC7JUA.js";import{a as o,f as u}from"./chunk-4X7ZATFQ.js";var i=u(m(),1);var f=new Map;function y(e,s={}){let t=c(e),a=s.timeouts!==!1,n=`${a?"t":"n"} ${t?.href??""}`,r=f.get(n);if(!r){let p=a?{}:{headersTimeout:0,bodyTimeout:0};r=t?.hostname?new i.ProxyAgent({uri:t.href,...p}):new i.Agent(p),f.set(n,r)}return r}o(y,"dispatcherFor");function d(e,s){return{onConnect:o((...t)=>e.onConnect?.(...t),"onConnect"),onError:o((...t)=>e.onError?.(...t),"onError"),onUpgrade:o((...t)=>e.onUpgrade?.(...t),"onUpgrade"),onResponseStarted:o(()=>e.onResponseStarted?.(),"onResponseStarted"),onHeaders:o((...t)=>(s(),e.onHeaders?.(...t)??!0),"onHeaders"),onData:o(t=>(s(),e.onData?.(t)??!0),"onData"),onComplete:o((...t)=>e.onComplete?.(...t),"onComplete"),onBodySent:o((...t)=>e.onBodySent?.(...t),"onBodySent")}}o(d,"withActivity");function R(e){if(typeof e=="string"||e instanceof URL)return new URL(e);throw new TypeError("patchloop fetch: pass the URL as a string or URL, and the rest in init")}o(R,"urlOf");function l(e,s,t,a){let n;try{n=y(R(e),a)}catch(r){return Promise.reject(r)}return t&&(n=n.compose(r=>(p,h)=>r(p,d(h,t)))),(0,i.fetch)(e,{...s,dispatcher:n})}o(l,"nodeFetch");export{l as a};

@@ -1,0 +1,7 @@
+import { createRequire as __plCreateRequire } from 'node:module';
+import { fileURLToPath as __plFileURLToPath } from 'node:url';
+import { dirname as __plDirname } from 'node:path';
+const require = __plCreateRequire(import.meta.url);
+const __filename = __plFileURLToPath(import.meta.url);
+const __dirname = __plDirname(__filename);
+import{a,b,c}from"./chunk-BYMAHIWN.js";import"./chunk-5EWS436B.js";import"./chunk-NA6CNMAY.js";import"./chunk-OM5GPHZE.js";import"./chunk-YC7YJLLK.js";import"./chunk-P43YWJFO.js";import"./chunk-H7G2H6GM.js";import"./chunk-GBMTFJE3.js";import"./chunk-IOAEYSBX.js";import"./chunk-UGPXGKM2.js";import"./chunk-IUQPCJRX.js";import"./chunk-SRJU3RMV.js";import"./chunk-DJO2DK2E.js";import"./chunk-XNCLI7GH.js";import"./chunk-4X7ZATFQ.js";export{c as createChatCompletionsProvider,b as createOpenAIChatProvider,a as toChatMessages};
