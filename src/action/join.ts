@@ -351,7 +351,7 @@ async function waitForRun(
 
 /**
  * The tie-break of two runs started at nearly the same moment (CONTRACT §13; the order is
- * github/join.ts earlierWorkingComments'): neither saw the other working when it listed the
+ * github/follow-up/join.ts earlierWorkingComments'): neither saw the other working when it listed the
  * comments at start, so each posted a tracking comment. Now, after its post and before any model
  * request, this run lists them again; when a run whose tracking comment came first is working
  * here and still running, this run yields to it:

@@ -394,7 +394,7 @@ export async function prepareWorkspace(
       github: s.github,
     };
     // The branch a marker names is followed only once its run is confirmed as this workflow's
-    // (github/follow-up.ts): that waits for the earlier transcript, which the first request
+    // (github/follow-up/follow-up.ts): that waits for the earlier transcript, which the first request
     // needs anyway.
     const earlier = await earlierReady.catch(() => undefined);
     const fetched = await prefetch.take();

@@ -255,7 +255,7 @@ function markerOf(
     ...(branch ? { branch } : {}),
     ...(id !== undefined ? { artifactId: id } : {}),
     ...(name ? { artifactName: name } : {}),
-    // what the daily budgets count (github/daily-budget.ts)
+    // what the daily budgets count (github/follow-up/daily-budget.ts)
     ...(cost !== undefined ? { costUsd: cost } : {}),
     ...(h.requester ? { requester: h.requester } : {}),
     ...(conclusion === 'planned' ? { planned: true as const } : {}),

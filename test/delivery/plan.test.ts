@@ -89,8 +89,8 @@ describe('one publishing path', () => {
       .sort();
 
   it('the push with its PR is called from apply alone; the review is posted from the host apply is given', () => {
-    expect(callers(/\bpushAndPropose\(/)).toEqual(['delivery/apply.ts', 'github/delivery.ts']);
-    expect(callers(/\bopenPullRequest\(/)).toEqual(['github/delivery.ts', 'github/pr.ts']);
+    expect(callers(/\bpushAndPropose\(/)).toEqual(['delivery/apply.ts', 'github/delivery/delivery.ts']);
+    expect(callers(/\bopenPullRequest\(/)).toEqual(['github/delivery/delivery.ts', 'github/delivery/pr.ts']);
     expect(callers(/[^.\w]postDraftedReview\(/)).toEqual(['action/apply-host.ts', 'action/review.ts']);
     // deliverWork is called to commit only: nothing calls it with a push
     expect(callers(/deliverWork\(\{[\s\S]*?push: (?!false)/)).toEqual([]);
