@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { perlText } from './test/support/perl-text.js';
 
@@ -11,6 +12,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    fileParallelism: false,
+    // files run side by side (each attack's markers, folders and processes are its own): on two
+    // cores 342 s instead of 460 s one file at a time
+    maxWorkers: Math.max(2, availableParallelism()),
   },
 });
