@@ -46,6 +46,9 @@ const hasCargo = existsSync(join(CARGO, 'bin', 'cargo')) && existsSync(RUSTUP);
 const hasMaven =
   existsSync(M2) && spawnSync('mvn', ['-v'], { stdio: 'ignore' }).status === 0 && existsSync('/usr/bin/java');
 const SECRET = `view-secret-${randomBytes(4).toString('hex')}`;
+const hasGo =
+  spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0 &&
+  spawnSync('zip', ['-v'], { stdio: 'ignore' }).status === 0;
 
 function isolated(setup: SandboxSetup): Extract<SandboxSetup, { kind: 'isolated' }> {
   if (setup.kind !== 'isolated') throw new Error(`not isolated: ${setup.reason}`);
@@ -165,6 +168,8 @@ describe.skipIf(missing !== undefined)('the view: the runner user’s home', () 
       PATCHLOOP_COMMAND_HOME_DIRS: 'tools',
     };
     if (hasMaven) populateM2(join(home, '.m2', 'repository'));
+    // Go's module cache, as setup-go leaves it (empty here: the test fills it through the layer)
+    if (hasGo) mkdirSync(join(home, 'go', 'pkg', 'mod'), { recursive: true });
     setup = isolated(await createSandbox({ workspace: f.workspace, env, privateDirs: [f.runnerTemp] }));
   }, 600_000);
   afterAll(async () => {
@@ -190,7 +195,12 @@ describe.skipIf(missing !== undefined)('the view: the runner user’s home', () 
       ].join('; '),
     );
     const [atPlace, atHome] = r.text.split('--\n');
-    const shown = ['.m2', 'tools', ...(hasCargo ? ['.cargo', '.rustup'] : [])].sort();
+    const shown = [
+      '.m2',
+      'tools',
+      ...(hasCargo ? ['.cargo', '.rustup'] : []),
+      ...(hasGo ? ['go'] : []),
+    ].sort();
     expect(atPlace!.trim().split('\n').sort()).toEqual(shown);
     expect(atHome!.trim().split('\n').sort()).toEqual(['.cache', ...shown].sort());
     expect(r.text).not.toContain(SECRET);
@@ -320,6 +330,53 @@ describe.skipIf(missing !== undefined)('the view: the runner user’s home', () 
       expect(second.text).toContain('TEST-u.UTest.xml');
       expect(listing(join(home, '.m2'))).toEqual(before);
       expect(existsSync(join(home, '.m2', 'repository', 't', 'lib'))).toBe(false);
+    },
+    700_000,
+  );
+
+  it.skipIf(!hasGo)(
+    'go downloads a module into the run’s layer of go/pkg/mod; the next command builds from it without a proxy; the home’s go/pkg/mod is unchanged',
+    async () => {
+      const before = listing(join(home, 'go'));
+      // a module proxy of files in the workspace (GOPROXY=file://: no network)
+      const proxy = join(f.workspace, 'goproxy');
+      const src = mkdtempSync(join(tmpdir(), 'pl-view-gomod-'));
+      try {
+        const mod = join(src, 'example.com', 'dep@v1.0.0');
+        mkdirSync(mod, { recursive: true });
+        writeFileSync(join(mod, 'go.mod'), 'module example.com/dep\n\ngo 1.19\n');
+        writeFileSync(join(mod, 'dep.go'), 'package dep\n\nfunc Two() int { return 2 }\n');
+        const at = join(proxy, 'example.com', 'dep', '@v');
+        mkdirSync(at, { recursive: true });
+        writeFileSync(join(at, 'list'), 'v1.0.0\n');
+        writeFileSync(join(at, 'v1.0.0.info'), '{"Version":"v1.0.0","Time":"2024-01-01T00:00:00Z"}\n');
+        writeFileSync(join(at, 'v1.0.0.mod'), 'module example.com/dep\n\ngo 1.19\n');
+        execFileSync('zip', ['-qr', join(at, 'v1.0.0.zip'), 'example.com/dep@v1.0.0'], { cwd: src });
+      } finally {
+        rmSync(src, { recursive: true, force: true });
+      }
+      for (const name of ['gomod', 'gomod2']) {
+        mkdirSync(join(f.workspace, name), { recursive: true });
+        writeFileSync(
+          join(f.workspace, name, 'go.mod'),
+          `module ${name}\n\ngo 1.19\n\nrequire example.com/dep v1.0.0\n`,
+        );
+        writeFileSync(
+          join(f.workspace, name, 'main.go'),
+          'package main\n\nimport (\n\t"fmt"\n\t"example.com/dep"\n)\n\nfunc main() { fmt.Println("dep says", dep.Two()) }\n',
+        );
+      }
+      const go = 'GOSUMDB=off GOFLAGS=-mod=mod GOTOOLCHAIN=local';
+      const first = await sh(
+        `cd gomod && GOPROXY=file://${proxy} ${go} go run . 2>&1; echo "[\${PATCHLOOP_HOME_READ_ONLY:-}]"; ls ${home}/go/pkg/mod/example.com`,
+        300_000,
+      );
+      expect(first.text).toContain('dep says 2');
+      expect(first.text).toContain('[]');
+      expect(first.text).toMatch(/^dep@v1\.0\.0$/m);
+      const second = await sh(`cd gomod2 && GOPROXY=off ${go} go run . 2>&1`, 300_000);
+      expect(second.text).toContain('dep says 2');
+      expect(listing(join(home, 'go'))).toEqual(before);
     },
     700_000,
   );
