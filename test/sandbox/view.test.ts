@@ -382,6 +382,9 @@ describe.skipIf(missing !== undefined)('the view: the runner user’s home', () 
   );
 
   it('an attack: a command rewrites and removes what the home’s caches hold; the runner’s folders, and the next run, see none of it', async () => {
+    // a file of the runner's that other users may not read, in a layered folder
+    mkdirSync(join(home, '.m2', 'private'), { recursive: true });
+    writeFileSync(join(home, '.m2', 'private', 'key.txt'), SECRET, { mode: 0o600 });
     const before = { cargo: listing(join(home, '.cargo')), m2: listing(join(home, '.m2')) };
     const evil = isolated(await createSandbox({ workspace: f.workspace, env }));
     try {
@@ -412,6 +415,15 @@ describe.skipIf(missing !== undefined)('the view: the runner user’s home', () 
         sandbox: evil.sandbox,
       });
       expect(creds.text).not.toContain(SECRET);
+      // the private file: neither read nor changed through the layer, at either place
+      const priv = await runCommand({
+        command: `cat ~/.m2/private/key.txt 2>&1; echo x >> ${home}/.m2/private/key.txt 2>&1; cp ~/.m2/private/key.txt /tmp/k 2>&1; cat ${home}/.m2/private/key.txt 2>&1`,
+        cwd: f.workspace,
+        env,
+        sandbox: evil.sandbox,
+      });
+      expect(priv.text).not.toContain(SECRET);
+      expect(priv.text.match(/Permission denied/g)?.length).toBeGreaterThanOrEqual(4);
       expect(creds.text).toContain('<settings/>\n<settings/>');
       if (hasCargo) expect(creds.text).toContain('[0]');
       expect(listing(join(home, '.cargo'))).toEqual(before.cargo);
