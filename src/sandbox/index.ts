@@ -527,6 +527,10 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
     view,
     scratch,
     cache: top && isInside(SANDBOX_HOME, top) ? undefined : cache,
+    // the home's cache folders, writable through layers of the run's own (named in the overlay's options)
+    ...(isPlainPath(runCache.layers) && !(top && isInside(SANDBOX_HOME, top))
+      ? { homeLayers: runCache.layers }
+      : {}),
     accountHome: accountHomeInView(account.home, view, workspace, SANDBOX_HOME, scratch),
     freshKeyring: machine.keyrings && !weak.has('keyring'),
     keepIpcUts: weak.has('ipc-uts'),
@@ -669,7 +673,9 @@ export async function startSandbox(opts: SandboxOptions): Promise<SandboxSetup> 
       `commands run as user ${account.user} (uid ${account.uid}) in their own PID and mount namespace`,
       plan.keepIpcUts ? '' : 'with their own System V IPC and host name',
       plan.freshKeyring ? 'a session keyring of their own' : '',
-      'seeing only the workspace, the system folders and the toolchain folders of the home (read-only)',
+      plan.homeLayers && plan.overlay?.access.reader !== undefined && view.layered?.length
+        ? "seeing only the workspace, the system folders and the toolchain folders of the home (read-only; its cache folders written to a layer of the run's own)"
+        : 'seeing only the workspace, the system folders and the toolchain folders of the home (read-only)',
       privateDirs.length ? `${privateDirs.join(', ')} hidden` : '',
       hasGit ? '.git read-only' : '',
       method === 'overlay'

@@ -52,6 +52,12 @@ export interface LaunchPlan {
   scratch: string[];
   /** A folder of this run's own, the sandbox user's, bound writable at the command's HOME/.cache (GOCACHE and other build caches); undefined: none. */
   cache?: string;
+  /**
+   * The run's folder of the home's writable layers (run-cache.ts), for the view's `layered` folders:
+   * used where the overlay access method opens the workspace with the reader's rights (the layers'
+   * lower layer is opened the same way) and the view is built by Perl; else those folders are read-only.
+   */
+  homeLayers?: string;
   /** The sandbox account's home in /etc/passwd (the JVM's user.home): a link to the command's HOME in the view. */
   accountHome?: string;
   /** Each command gets a session keyring of its own, and the sandbox user's own keyrings are emptied. */
@@ -129,7 +135,8 @@ export const SCRATCH_DIRS = ['/tmp', '/var/tmp', '/dev/shm'];
 //     the private folders inside those trees and over the way down to a workspace that lies in
 //     one; the command's HOME with the run's cache folder and the runner's toolchain folders
 //     (read-only; a credential file in one covered by an empty file, Maven's settings by an empty
-//     <settings/>); single files /etc links to; the workspace; the parked binds, read-only; /proc
+//     <settings/>; view.pl alone gives the cache folders a writable layer of the run's own);
+//     single files /etc links to; the workspace; the parked binds, read-only; /proc
 //     of the command's PID namespace, /sys read-only (without the cgroups below it) and a few
 //     device nodes with a pseudo-terminal instance of its own. Links come last, so nothing is made through one.
 //  3. pivot_root moves the namespace into it, and the old root is detached: whatever the machine
@@ -489,6 +496,11 @@ function perlView(
   const { account } = plan;
   const net = plan.network;
   const named = (name: string, items: readonly string[]) => items.map((p) => `--${name}=${p}`);
+  const reader = plan.overlay?.access.reader;
+  const layers =
+    plan.homeLayers !== undefined && reader !== undefined && v.layered?.length
+      ? [`--layers=${plan.homeLayers}`, `--layer-reader=${reader}`, ...named('layered', v.layered)]
+      : [];
   const paired = (name: string, second: string, items: readonly [string, string][]) =>
     items.flatMap(([a, b]) => [`--${name}=${a}`, `--${second}=${b}`]);
   return [
@@ -511,6 +523,7 @@ function perlView(
     ...named('scratch', plan.scratch),
     ...named('cover', v.covers),
     ...paired('bind', 'at', v.binds),
+    ...layers,
     ...paired('file', 'at', v.files),
     ...named('blank', v.blanks),
     ...paired('link', 'to', v.links),

@@ -254,9 +254,19 @@ const PREP_CALLS: (keyof OverlaySyscalls)[] = [
   'o_directory',
 ];
 
-/** What view.pl takes of the table (besides prep.pl's, for the overlay). */
+/** What view.pl takes of the table (besides prep.pl's, for the overlay; the idmap's calls for the home's writable layers). */
 export const VIEW_CALLS: (keyof OverlaySyscalls)[] = [
   'mount',
+  'unshare',
+  'setfsuid',
+  'setfsgid',
+  'open_tree',
+  'move_mount',
+  'mount_setattr',
+  'fsopen',
+  'fsconfig',
+  'fsmount',
+  'o_directory',
   'umount2',
   'pivot_root',
   'prlimit64',
@@ -460,8 +470,8 @@ function startOf(pid: number): string | undefined {
  * A new state folder, with its owner recorded (this process's id and start, so a later set-up can
  * tell a running run's folder from one a killed run left; a reused id has another start).
  */
-export function makeState(prefix: string): string {
-  const state = mkdtempSync(join(tmpdir(), prefix));
+export function makeState(prefix: string, dir = tmpdir()): string {
+  const state = mkdtempSync(join(dir, prefix));
   writeFileSync(join(state, 'owner'), `${process.pid} ${startOf(process.pid) ?? ''}\n`, { mode: 0o600 });
   return state;
 }
@@ -470,13 +480,19 @@ export function makeState(prefix: string): string {
  * Removes (as root: layers hold root's and the sandbox user's files) the overlay state folders of
  * this user that a run killed or crashed left in the temp folder: those whose recorded owner is no
  * longer running, or, with no owner recorded (an older patchloop), unchanged for six hours. A
- * folder of a run still going is never touched. Returns the names removed.
+ * folder of a run still going is never touched. Returns the names removed. (`dir` and `prefix`: the
+ * same for the runs' cache folders, run-cache.ts.)
  */
-export async function removeStaleState(root: RootAccess, rm: string, dir = tmpdir()): Promise<string[]> {
+export async function removeStaleState(
+  root: RootAccess,
+  rm: string,
+  dir = tmpdir(),
+  prefix = STATE_PREFIX,
+): Promise<string[]> {
   const uid = process.getuid?.();
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.startsWith(STATE_PREFIX));
+    names = readdirSync(dir).filter((n) => n.startsWith(prefix));
   } catch {
     return [];
   }

@@ -59,6 +59,18 @@ export const HOME_DIRS = [
 
 export const HOME_DIRS_VARIABLE = 'PATCHLOOP_COMMAND_HOME_DIRS';
 
+/**
+ * Folders of HOME_DIRS that hold a build's caches, which builds write (cargo's registry, git
+ * checkouts and package-cache lock; `mvn install`'s artifacts in ~/.m2/repository; Gradle's
+ * ~/.gradle/caches; `go mod download` into go/pkg/mod): each is shown writable through a layer of
+ * the run's own (an overlay over the runner's folder, perl/view.pl, run-cache.ts), so later
+ * commands of the run see what earlier ones wrote and the runner's folder is never written. Where
+ * that layer cannot be made (no overlay access method, or its mounts fail) the folder is read-only.
+ * The whole folder is layered, not only its cache part: cargo takes its lock at the top of
+ * CARGO_HOME, and Maven's wrapper and Gradle's daemon write beside their caches.
+ */
+export const WRITABLE_HOME_DIRS = ['.cargo', '.m2', '.gradle', 'go/pkg/mod'];
+
 /** The variable each tool reads for its cache folder under ~/.cache. */
 const CACHE_VARIABLES: Record<string, string> = {
   '.cache/ms-playwright': 'PLAYWRIGHT_BROWSERS_PATH',
@@ -127,6 +139,8 @@ export interface ViewPlan {
   links: [string, string][];
   /** [source, path in the view]: home folders, bound read-only. */
   binds: [string, string][];
+  /** Sources of `binds` shown through a writable layer of the run's own where it can be made (WRITABLE_HOME_DIRS). */
+  layered?: string[];
   /** [source, path in the view]: single files bound read-only (/etc/resolv.conf's target). */
   files: [string, string][];
   /** Paths in the view covered by an empty file or folder (Maven's settings files: an empty <settings/>). */
@@ -224,6 +238,7 @@ export function planView(input: ViewInput): ViewPlan {
 
   // the runner user's toolchain folders, at their place and under the command's HOME
   const binds: [string, string][] = [];
+  const layered: string[] = [];
   const blanks: string[] = [];
   const env: Record<string, string> = {};
   const named = parseHomeDirs(input.env[HOME_DIRS_VARIABLE]);
@@ -254,6 +269,7 @@ export function planView(input: ViewInput): ViewPlan {
         binds.push([real, at]);
         for (const n of secret) blanks.push(join(at, n));
       }
+      if (WRITABLE_HOME_DIRS.includes(rel) && !layered.includes(real)) layered.push(real);
     }
   }
 
@@ -265,7 +281,7 @@ export function planView(input: ViewInput): ViewPlan {
     const first = join(t, workspace.slice(t.length + 1).split('/')[0]!);
     if (!covers.includes(first)) covers.push(first);
   }
-  return { trees: kept, links: linksKept, binds, files, blanks, covers, env };
+  return { trees: kept, links: linksKept, binds, layered, files, blanks, covers, env };
 }
 
 /** Every path the view shows at its top: for the self-check's look at the folders above the workspace. */

@@ -16,6 +16,9 @@
 #   --scratch    (repeats) a fresh tmpfs every user may write to
 #   --cover      (repeats) a folder of the view covered by an empty tmpfs
 #   --bind=SRC --at=DST   (repeat) a home folder bound read-only, recursively
+#   --layered    (repeats) a --bind source given a per-run writable layer instead (view.ts)
+#   --layers     the run's folder of those layers ('' for none: every home folder read-only)
+#   --layer-reader  the id whose rights the layers' lower layer is opened with (overlay.ts's reader)
 #   --file=SRC --at=DST   (repeat) a single file bound read-only
 #   --blank      (repeats) a path covered by an empty file or folder, read-only
 #   --link=PATH --to=TARGET  (repeat) a symbolic link made again in the view
@@ -41,7 +44,9 @@
 #     /var/tmp and /dev/shm; empty tmpfs over the private folders inside those trees and over the
 #     way down to a workspace that lies in one; the command's HOME with the run's cache folder and
 #     the runner's toolchain folders (read-only; a credential file in one covered by an empty file,
-#     Maven's settings by an empty <settings/>); single files /etc links to; the workspace; the
+#     Maven's settings by an empty <settings/>; the --layered ones, with --layers, as an overlay
+#     with a writable upper layer of the run's own: home_layer below, and read-only where it cannot
+#     be made, with why in PATCHLOOP_HOME_READ_ONLY); single files /etc links to; the workspace; the
 #     parked binds, read-only; /proc of the command's PID namespace, /sys read-only (without the
 #     cgroups below it) and a few device nodes with a pseudo-terminal instance of its own. Links
 #     come last, so nothing is made through one.
@@ -60,7 +65,7 @@ for (@ARGV) { utf8::encode($_) if utf8::is_utf8($_); }
 sub fail { print STDERR "patchloop sandbox: $_[0]\n"; exit 125; }
 
 my (%arg, @prep, @cmd);
-my %list = map { $_ => [] } qw(read-only tree scratch cover blank bind file link rlimit);
+my %list = map { $_ => [] } qw(read-only tree scratch cover blank bind file link rlimit layered);
 my %pair = (bind => 'at', file => 'at', link => 'to');
 {
   my ($i, $ended) = (0, 0);
@@ -102,7 +107,7 @@ $view =~ /\A(overlay|in-place|read-only|shared)\z/ or fail("--view is not known:
 need('owner') =~ /\A([0-9]+):([0-9]+)\z/ or fail("--owner is not UID:GID");
 my ($uid, $gid) = (0 + $1, 0 + $2);
 my ($cache, $uhome) = (need('cache'), need('account-home'));
-for my $k (qw(read-only tree scratch cover blank)) {
+for my $k (qw(read-only tree scratch cover blank layered)) {
   m{\A/} or fail("--$k is not an absolute path: $_") for @{ $list{$k} };
 }
 for my $k (qw(bind file link)) {
@@ -112,6 +117,16 @@ for my $k (qw(bind file link)) {
   }
 }
 @prep && $view !~ /\A(overlay|in-place)\z/ and fail("--prep is for the overlay only");
+my $layers = $arg{layers} // '';
+my ($hreader, %hnr, $HO_DIRECTORY) = ('');
+if ($layers ne '') {
+  $layers =~ m{\A/[^,:\\\s]*\z} or fail("--layers is not a plain absolute path");
+  $hreader = need('layer-reader');
+  $hreader =~ /\A[0-9]+\z/ or fail("--layer-reader is not an id");
+  %hnr = map { $_ => num("sys-$_") }
+    qw(unshare setfsuid setfsgid open_tree move_mount mount_setattr fsopen fsconfig fsmount);
+  $HO_DIRECTORY = num('o-directory');
+}
 
 # the same on x86_64 and aarch64
 my ($MS_RDONLY, $MS_NOSUID, $MS_NODEV, $MS_NOEXEC, $MS_REMOUNT, $MS_NOSYMFOLLOW, $MS_NOATIME, $MS_NODIRATIME,
@@ -180,6 +195,86 @@ sub touch { my ($p, $text) = @_;
   print $h $text if defined $text;
   close($h) or fail("cannot make $p: $!"); }
 sub parent { my ($p) = @_; $p =~ s{/[^/]*\z}{}; return $p; }
+
+# The per-run writable layer over a home folder (view.ts's WRITABLE_HOME_DIRS: cargo's, Maven's,
+# Gradle's and Go's caches), mounted at $at: an overlay whose upper layer is the run's own
+# (<layers>/<i>/up, kept from one command to the next, removed with the run) and whose lower layer
+# is the folder itself, as the workspace's is (prep.pl): an idmapped clone (the folder's owner
+# shown as the sandbox user, so what the owner may write can be copied up and written), opened
+# through a read-only overlay made with the reader's rights (what others may not read stays shut).
+# The runner's folder is never written: the lower layers are read-only, every write lands in the
+# run's layer. Returns undef, or why not (the folder is then bound read-only, as before).
+my $hn = 0;
+my ($HO_PATH, $HO_CLOEXEC, $HAT_FDCWD, $HAT_EMPTY_PATH, $HAT_RECURSIVE) = (010000000, 02000000, -100, 0x1000, 0x8000);
+my ($HOPEN_TREE_CLONE, $HMOVE_MOUNT_F_EMPTY_PATH, $HMOUNT_ATTR_IDMAP, $HCLONE_NEWUSER) = (1, 4, 0x00100000, 0x10000000);
+my ($HFSCONFIG_SET_STRING, $HFSCONFIG_CMD_CREATE, $HFSOPEN_CLOEXEC) = (1, 6, 1);
+sub home_layer { my ($src, $i, $at) = @_;
+  my @st = lstat($src) or return "$src: $!";
+  my ($ou, $og) = @st[4, 5];
+  return "its owner is the reader" if $ou == $hreader || $og == $hreader;
+  my $base = "$layers/$i";
+  for ($base, "$base/up") { mkdir($_, 0755) or -d $_ && !-l $_ or return "$_: $!"; }
+  # the overlay's top folder is the upper layer's: the sandbox user's, as the idmap shows the folder
+  chown($uid, $gid, "$base/up") or return "$base/up: $!";
+  # a work folder of this command's own (another command of the run may be copying up in its own)
+  my $work;
+  for (1 .. 50) { my $w = "$base/w" . int(rand(1e9)); if (mkdir($w, 0700)) { $work = $w; last; } }
+  defined $work or return "no work folder in $base: $!";
+  my $d = "$stash/h" . $hn++;
+  for ($d, "$d/l", "$d/a") { mkdir($_, 0755) or return "$_: $!"; }
+  unless (-d "$stash/he") { mkdir("$stash/he", 0755) or return "$stash/he: $!"; }
+  # the user namespace whose idmap is the folder's owner -> the sandbox user (a child that exists only to be mapped)
+  pipe(my $r1, my $w1) or return "pipe: $!";
+  pipe(my $r2, my $w2) or return "pipe: $!";
+  my $pid = fork() // return "fork: $!";
+  if ($pid == 0) {
+    close $r1; close $w2;
+    syscall($hnr{unshare}, $HCLONE_NEWUSER) == 0 or exit 1;
+    syswrite $w1, "1"; close $w1;
+    sysread $r2, my $x, 1; exit 0;
+  }
+  close $w1; close $r2;
+  my ($ns, $why);
+  $why = "no user namespace for the idmap" unless sysread($r1, my $x, 1);
+  for (["uid_map", "$ou $uid 1\n"], ["gid_map", "$og $gid 1\n"]) {
+    last if defined $why;
+    my $h;
+    $why = "$_->[0]: $!" unless open($h, '>', "/proc/$pid/$_->[0]") && (print $h $_->[1]) && close($h);
+  }
+  $why = "ns: $!" if !defined $why && !open($ns, '<', "/proc/$pid/ns/user");
+  close $w2; waitpid $pid, 0;
+  return $why if defined $why;
+  my $fd = syscall($hnr{open_tree}, $HAT_FDCWD, "" . $src, $HOPEN_TREE_CLONE | $HO_CLOEXEC | $HAT_RECURSIVE);
+  $fd >= 0 or return "open_tree: $!";
+  my $attr = pack('QQQQ', $HMOUNT_ATTR_IDMAP, 0, 0, fileno($ns));
+  syscall($hnr{mount_setattr}, $fd, my $e1 = "", $HAT_EMPTY_PATH | $HAT_RECURSIVE, $attr, 32) == 0 or return "idmapped mount: $!";
+  syscall($hnr{move_mount}, $fd, my $e2 = "", $HAT_FDCWD, "$d/l", $HMOVE_MOUNT_F_EMPTY_PATH) == 0 or return "move_mount: $!";
+  # (every descriptor here is close-on-exec: none reaches the command)
+  # the reader's overlay of the clone (prep.pl's idmapped(), for the workspace): layers by descriptor
+  sysopen(my $l, "$d/l", $HO_PATH | $HO_DIRECTORY) or return "$d/l: $!";
+  sysopen(my $e, "$stash/he", $HO_PATH | $HO_DIRECTORY) or return "$stash/he: $!";
+  my $fs = syscall($hnr{fsopen}, my $t = "overlay", $HFSOPEN_CLOEXEC);
+  $fs >= 0 or return "fsopen: $!";
+  my $lower = "/proc/self/fd/" . fileno($l) . ":/proc/self/fd/" . fileno($e);
+  syscall($hnr{fsconfig}, $fs, $HFSCONFIG_SET_STRING, my $k = "lowerdir", $lower, 0) == 0 or return "lowerdir: $!";
+  syscall($nr{setgroups}, 0, my $g = pack('L', 0)) == 0 or return "setgroups: $!";
+  syscall($hnr{setfsgid}, 0 + $hreader); syscall($hnr{setfsuid}, 0 + $hreader);
+  my $made = -1;
+  my $err = "the reader's ids did not take";
+  if (syscall($hnr{setfsuid}, -1) == $hreader && syscall($hnr{setfsgid}, -1) == $hreader) {
+    $made = syscall($hnr{fsconfig}, $fs, $HFSCONFIG_CMD_CREATE, 0, 0, 0);
+    $err = "the reader's overlay: $!";
+  }
+  syscall($hnr{setfsuid}, 0); syscall($hnr{setfsgid}, 0);
+  $made == 0 or return $err;
+  my $m = syscall($hnr{fsmount}, $fs, $HFSOPEN_CLOEXEC, 0);
+  $m >= 0 or return "fsmount: $!";
+  syscall($hnr{move_mount}, $m, my $e3 = "", $HAT_FDCWD, "$d/a", $HMOVE_MOUNT_F_EMPTY_PATH) == 0 or return "move_mount: $!";
+  syscall($nr{mount}, my $o = "overlay", "" . $at, my $ot = "overlay", $MS_NOSUID | $MS_NODEV,
+    "lowerdir=$d/a,upperdir=$base/up,workdir=$work,redirect_dir=off,index=off,metacopy=off,xino=off") == 0
+    or return "the overlay: $!";
+  return undef;
+}
 
 umask 022;
 
@@ -275,8 +370,28 @@ for my $b (@{ $list{bind} }) {
 if (@binds) {
   mkpath("$r$_->[1]") for @binds;
   for (@mine) { next if -l $_; chown($uid, $gid, $_) or fail("cannot give $_ to the sandbox user: $!"); }
-  bindmount($_->[0], "$r$_->[1]", 1) for @binds;
-  ro_below(map { $_->[1] } @binds);
+  # the read-only ones first; then each layered one, its overlay made once and bound at its other place
+  my %layered = map { $list{layered}[$_] => $_ } 0 .. $#{ $list{layered} };
+  my @ro = grep { $layers eq '' || !exists $layered{$_->[0]} } @binds;
+  bindmount($_->[0], "$r$_->[1]", 1) for @ro;
+  ro_below(map { $_->[1] } @ro) if @ro;
+  my (%first, @why);
+  for my $b (grep { $layers ne '' && exists $layered{$_->[0]} } @binds) {
+    my ($src, $dst) = @$b;
+    if (!exists $first{$src}) {
+      my $why = home_layer($src, $layered{$src}, "$r$dst");
+      push @why, "$src: $why" if defined $why;
+      $first{$src} = defined $why ? undef : "$r$dst";
+    }
+    if (defined $first{$src}) {
+      bindmount($first{$src}, "$r$dst", 0) if $first{$src} ne "$r$dst";
+    } else {
+      bindmount($src, "$r$dst", 1);
+      ro_below($dst);
+    }
+  }
+  # (a folder that could not have its layer is read-only, as before; the command is told why in its environment)
+  $ENV{PATCHLOOP_HOME_READ_ONLY} = join('; ', @why) if @why;
 }
 for my $f (@{ $list{file} }) {
   my ($src, $dst) = @$f;
