@@ -16,7 +16,7 @@ Usage:
 
 Run \`patchloop COMMAND --help\` (or \`patchloop help COMMAND\`) for a command's options.
   --help       show this text
-  --version    print the version`,h={run:t(async()=>(await import("./chunks/run-WU2D4D5V.js")).runCommand,"run"),tool:t(async()=>(await import("./chunks/tool-SHXDQTRV.js")).toolCommand,"tool"),inspect:t(async()=>(await import("./chunks/inspect-XAK566CL.js")).inspectCommand,"inspect"),export:t(async()=>(await import("./chunks/export-GUMX7RLR.js")).exportCommand,"export"),replay:t(async()=>(await import("./chunks/replay-IEVY7XSA.js")).replayCommand,"replay")};async function u(r,e){let[w,...a]=r,p=w==="help"&&a.length>0?a[0]:void 0,[o,...C]=p!==void 0?[p,"--help"]:r;if(o===void 0||o==="--help"||o==="-h"||o==="help")return(o===void 0?e.stderr:e.stdout).write(`${d}
+  --version    print the version`,h={run:t(async()=>(await import("./chunks/run-JVY7JT5D.js")).runCommand,"run"),tool:t(async()=>(await import("./chunks/tool-LUKLUVKE.js")).toolCommand,"tool"),inspect:t(async()=>(await import("./chunks/inspect-XAK566CL.js")).inspectCommand,"inspect"),export:t(async()=>(await import("./chunks/export-GUMX7RLR.js")).exportCommand,"export"),replay:t(async()=>(await import("./chunks/replay-BRERURIX.js")).replayCommand,"replay")};async function u(r,e){let[w,...a]=r,p=w==="help"&&a.length>0?a[0]:void 0,[o,...C]=p!==void 0?[p,"--help"]:r;if(o===void 0||o==="--help"||o==="-h"||o==="help")return(o===void 0?e.stderr:e.stdout).write(`${d}
 `),o===void 0?2:0;if(o==="--version"||o==="-v")return e.stdout.write(`${s.version}
 `),0;let i=Object.hasOwn(h,o)?h[o]:void 0;if(!i)return e.stderr.write(`patchloop: unknown command "${o}"
 
