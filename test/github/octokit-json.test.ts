@@ -37,6 +37,10 @@ describe('octokit-json', () => {
           if (err instanceof SyntaxError) throw err;
           expected = JSON.parse(text);
         }
+        // Where the text holds no run of sixteen digits (no integer JSON.parse could round), the
+        // library's answer must be JSON.parse's; where it is not, the library is wrong (it reads
+        // the key "0n" as "0nn", seed 2024973225) and the stand-in must give JSON.parse's.
+        if (!/\d{16}/.test(text)) expected = JSON.parse(text);
         expect(JSONParse(text)).toEqual(expected);
       }),
       { numRuns: 500 },
@@ -57,6 +61,8 @@ describe('octokit-json', () => {
     // and where such a text also holds a run of sixteen digits (the library's own way then), found
     // by the property above on Node 24 (seed -1355020023)
     const found = '{"toString":null,"":-1.0000528689148923e+72}';
+    // a key that looks like the library's mark for a BigInt stays as written (the library gives "0nn")
+    expect(JSONParse('{"0n":""}')).toEqual({ '0n': '' });
     expect(JSONParse(found)).toEqual(JSON.parse(found));
     expect(() => JSONParse('')).toThrow(SyntaxError);
     expect(() => JSONParse('{"a":')).toThrow(SyntaxError);
