@@ -1,14 +1,13 @@
 // `patchloop run` concludes from the evidence as the action does: the real CLI bundle, a real
 // checkout and the loopback Anthropic server; a run whose last test run is red exits 1 and says
 // why, and its commit does not claim success.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnthropicServer, type AnthropicTurn } from '../fakes/anthropic-server.js';
 import { BUGGY_PROJECT, tempRepo } from '../agent/helpers.js';
-import { buildCli, type BuiltCli } from './build-cli.js';
+import { buildCli, runBuiltCli, type BuiltCli } from './build-cli.js';
 
 let cli: BuiltCli;
 let processTmp: string;
@@ -21,17 +20,7 @@ afterAll(() => {
   rmSync(processTmp, { recursive: true, force: true });
 });
 
-function run(args: string[], env: NodeJS.ProcessEnv) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [cli.path, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (args: string[], env: NodeJS.ProcessEnv) => runBuiltCli(cli, args, env);
 
 const WRONG_FIX: AnthropicTurn[] = [
   {

@@ -3,7 +3,6 @@
 // (src/delivery/apply.ts through src/cli/apply-host.ts). The commit stays on the local branch;
 // nothing is pushed and nothing asks GitHub. The real CLI bundle, a real checkout with an origin,
 // and the loopback Anthropic server.
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +16,7 @@ import { emptyUsage } from '../../src/protocol/types.js';
 import { cliHost, localIds, localPlan } from '../../src/cli/apply-host.js';
 import { startAnthropicServer, type AnthropicTurn } from '../fakes/anthropic-server.js';
 import { BUGGY_PROJECT, DIVIDE_FIX, tempRepo } from '../agent/helpers.js';
-import { buildCli, type BuiltCli } from './build-cli.js';
+import { buildCli, runBuiltCli, type BuiltCli } from './build-cli.js';
 
 let cli: BuiltCli;
 let processTmp: string;
@@ -30,17 +29,7 @@ afterAll(() => {
   rmSync(processTmp, { recursive: true, force: true });
 });
 
-function run(args: string[], env: NodeJS.ProcessEnv) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [cli.path, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (args: string[], env: NodeJS.ProcessEnv) => runBuiltCli(cli, args, env);
 
 const fix = (newText: string): AnthropicTurn[] => [
   {
